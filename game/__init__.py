@@ -1,0 +1,3 @@
+"""A kitchen for time-efficient multi-agent planning."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,72 @@
+"""Error kinds a run can stop with, and the exception the simulator raises internally."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# Start-time errors: the failing action is not counted as started.
+UNKNOWN_TARGET = "unknown_target"  # no tile has that name
+NOT_A_STATION = "not_a_station"  # the name is a tile of no known kind
+NO_PROCESS = "no_process"  # Process on a station that cannot process (or an empty stove)
+NOT_ADJACENT = "not_adjacent"  # agent not 4-adjacent to the station
+STATION_IN_USE = "station_in_use"  # another agent's Process runs there (exclusive stations)
+UNREACHABLE = "unreachable"  # MoveTo target off the grid, not floor, or not connected
+BAD_DURATION = "bad_duration"  # Wait duration negative or not a number
+# Completion-time errors: the action counts as started.
+BAD_INTERACT = "bad_interact"  # what the hand and the station hold do not combine
+COOKWARE_REJECTS = "cookware_rejects"  # pan or pot does not take that ingredient
+PROCESS_FAILED = "process_failed"  # nothing suitable to chop or wash, or Process on a stove
+SERVE_TOO_EARLY = "serve_too_early"  # serving at time 0
+NOT_A_PLATE = "not_a_plate"  # serving without holding a plate
+NO_ORDER_LEFT = "no_order_left"  # serving when every order is served
+WRONG_DISH = "wrong_dish"  # the plate does not match the first unserved order
+
+ERROR_KINDS = (
+    UNKNOWN_TARGET,
+    NOT_A_STATION,
+    NO_PROCESS,
+    NOT_ADJACENT,
+    STATION_IN_USE,
+    UNREACHABLE,
+    BAD_DURATION,
+    BAD_INTERACT,
+    COOKWARE_REJECTS,
+    PROCESS_FAILED,
+    SERVE_TOO_EARLY,
+    NOT_A_PLATE,
+    NO_ORDER_LEFT,
+    WRONG_DISH,
+)
+
+
+class ActionFailed(Exception):
+    """Raised by an action's check or effect; the simulator turns it into the run's error."""
+
+    def __init__(self, kind: str, reason: str):
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ErrorDetail:
+    agent: str
+    action_index: int
+    action: dict[str, Any]
+    time: float
+    kind: str
+    reason: str
+
+    def message(self) -> str:
+        return f"{self.agent} action {self.action_index} ({self.action.get('action')}): {self.reason}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "agent": self.agent,
+            "action_index": self.action_index,
+            "action": self.action,
+            "time": self.time,
+            "kind": self.kind,
+            "reason": self.reason,
+        }

@@ -1,0 +1,123 @@
+"""Things an agent can hold or a station can carry: ingredients, plates, cookware, dirty plates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS
+
+CONTAINERS = ("plate", "pan", "pot")
+COOKWARE = ("pan", "pot")
+
+
+class Ingredient:
+    __slots__ = ("name", "state")
+    kind = "ingredient"
+
+    def __init__(self, name: str, state: str = "raw"):
+        self.name = name
+        self.state = state
+
+    @property
+    def key(self) -> str:
+        return f"{self.name}:{self.state}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "ingredient", "name": self.name, "state": self.state}
+
+    def __repr__(self) -> str:
+        return f"{self.state} {self.name}"
+
+
+class DirtyPlate:
+    __slots__ = ()
+    kind = "dirty_plate"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "dirty_plate"}
+
+    def __repr__(self) -> str:
+        return "dirty plate"
+
+
+class Container:
+    """A plate, pan or pot. Pans and pots carry the cooking counters of RULES.md."""
+
+    __slots__ = ("kind", "contents", "processed", "required", "stamp", "cooking")
+
+    def __init__(self, kind: str):
+        self.kind = kind
+        self.contents: list[Ingredient] = []
+        self.processed: float = 0
+        self.required: float = 0
+        self.stamp: float = 0
+        self.cooking = False
+
+    @property
+    def is_cookware(self) -> bool:
+        return self.kind != "plate"
+
+    def accepts(self, ing: Ingredient) -> bool:
+        if self.kind == "pan":
+            return ing.state == "chopped" and ing.name in PAN_INGREDIENTS
+        if self.kind == "pot":
+            return ing.state == "raw" and ing.name in POT_INGREDIENTS
+        return True
+
+    def add(self, ing: Ingredient, now: float) -> None:
+        """Put one ingredient in; cookware starts (or extends) its cooking."""
+        self.contents.append(ing)
+        if self.is_cookware:
+            self.required += COOKWARE_TIME[self.kind]
+            self.cooking = True
+            if self.stamp == 0:
+                self.stamp = now
+
+    def advance(self, now: float) -> None:
+        """One cooking step at an event time, for cookware sitting on a stove."""
+        d = now - self.stamp
+        self.stamp = now
+        self.processed += d
+        if self.processed >= self.required:
+            for ing in self.contents:
+                ing.state = "cooked"
+            self.cooking = False
+
+    def reset(self) -> None:
+        self.processed = self.required = self.stamp = 0
+        self.cooking = False
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"kind": self.kind, "contents": [i.to_dict() for i in self.contents]}
+        if self.is_cookware:
+            d.update(processed=self.processed, required=self.required, stamp=self.stamp,
+                     cooking=self.cooking)
+        return d
+
+    def __repr__(self) -> str:
+        inside = ", ".join(map(repr, self.contents)) or "empty"
+        return f"{self.kind} ({inside})"
+
+
+Item = Ingredient | DirtyPlate | Container
+
+
+def item_from_dict(d: dict[str, Any] | None) -> Item | None:
+    """Rebuild an item from its `to_dict` form (used by timelines and tests)."""
+    if d is None:
+        return None
+    if d["kind"] == "ingredient":
+        return Ingredient(d["name"], d["state"])
+    if d["kind"] == "dirty_plate":
+        return DirtyPlate()
+    c = Container(d["kind"])
+    c.contents = [Ingredient(i["name"], i["state"]) for i in d.get("contents", ())]
+    c.processed = d.get("processed", 0)
+    c.required = d.get("required", 0)
+    c.stamp = d.get("stamp", 0)
+    c.cooking = d.get("cooking", False)
+    return c
+
+
+def describe(item: Item | None) -> str:
+    return "nothing" if item is None else repr(item)

@@ -1,0 +1,295 @@
+"""The mutable kitchen during a run, and what Interact and Process do to it (RULES.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import errors as E
+from .errors import ActionFailed
+from .items import Container, DirtyPlate, Ingredient, Item, describe
+from .level import COOKWARE_TIME, Level, Pos, Station
+from .plan import Action
+from .rules import RuleSet
+
+CHOP_TIME = 4
+WASH_TIME = 6
+RETURN_DELAY = 10
+
+
+class AgentState:
+    __slots__ = (
+        "name", "pos", "held", "finished", "queue", "next", "current", "current_index",
+        "start", "end", "registered", "moving", "processing", "waiting", "total",
+    )
+
+    def __init__(self, name: str, pos: Pos, queue: tuple[Action, ...]):
+        self.name = name
+        self.pos = pos
+        self.held: Item | None = None
+        self.finished = False
+        self.queue = queue
+        self.next = 0  # index of the next action to start == actions started so far
+        self.current: Action | None = None
+        self.current_index = -1
+        self.start: float = 0
+        self.end: float = 0
+        self.registered = False
+        self.moving: float = 0
+        self.processing: float = 0
+        self.waiting: float = 0
+        self.total: float = 0
+
+
+class Kitchen:
+    """Everything that changes during a run. Only the simulator drives it."""
+
+    def __init__(self, level: Level, rules: RuleSet, plan: dict[str, tuple[Action, ...]]):
+        self.level = level
+        self.rules = rules
+        self.agents = [AgentState(a.name, a.pos, plan.get(a.name, ())) for a in level.agents]
+        self.surface: dict[str, Item | None] = {}
+        for s in level.stations:
+            self.surface.setdefault(s.name, Container(s.item) if s.item else None)
+        self.stoves = [s.name for s in level.stations if s.kind == "stove"]
+        returns = [s.name for s in level.stations if s.kind == "plate_return"]
+        self.plate_return = returns[0] if returns else None
+        self.dirty_plates = {name: 0 for name in returns}
+        self.pending_returns: list[float] = []
+        self.in_use: dict[str, str] = {}
+        self.remaining = list(level.orders)
+        self.served: list[tuple[str, float]] = []
+
+    # -- step 1 of every event time ----------------------------------------------
+    def tick(self, now: float) -> None:
+        """Advance cooking and deliver returned dirty plates due at or before now."""
+        for name in self.stoves:
+            item = self.surface[name]
+            if isinstance(item, Container) and item.cooking and item.is_cookware:
+                item.advance(now)
+        pending = self.pending_returns
+        while pending and pending[0] <= now:
+            pending.pop(0)
+            if self.plate_return is not None:
+                self.dirty_plates[self.plate_return] += 1
+
+    # -- start-time checks --------------------------------------------------------
+    def resolve(self, agent: AgentState, target: str) -> Station | None:
+        """The station an Interact/Process names (None for a wall), with existence and
+        station checks; adjacency is checked separately because Process checks duration first."""
+        station = self.level.station_by_name.get(target)
+        if station is None:
+            if target == "wall" and self.level.walls:
+                return None
+            raise ActionFailed(E.UNKNOWN_TARGET, f"there is no station called {target!r}")
+        if station.kind is None:
+            raise ActionFailed(E.NOT_A_STATION, f"{target!r} is not a station of any known kind")
+        return station
+
+    def check_adjacent(self, agent: AgentState, target: str, station: Station | None) -> None:
+        x, y = agent.pos
+        cells = [station.pos] if station is not None else self.level.walls
+        if not any(abs(cx - x) + abs(cy - y) == 1 for cx, cy in cells):
+            raise ActionFailed(
+                E.NOT_ADJACENT, f"{agent.name} at ({x}, {y}) is not next to {target}"
+            )
+
+    def check_free(self, agent: AgentState, station: Station | None) -> None:
+        if station is None:
+            return
+        user = self.in_use.get(station.name)
+        if user is not None and user != agent.name:
+            raise ActionFailed(E.STATION_IN_USE, f"{station.name} is in use by {user}")
+
+    def is_exclusive(self, station: Station) -> bool:
+        return station.kind == "chopping_board" or (
+            station.kind == "sink" and self.rules.exclusive_sinks
+        )
+
+    def process_time(self, station: Station | None, target: str) -> int:
+        kind = station.kind if station is not None else "wall"
+        if kind == "chopping_board":
+            return CHOP_TIME
+        if kind == "sink":
+            return WASH_TIME
+        if kind == "stove":
+            item = self.surface[station.name]  # type: ignore[union-attr]
+            if isinstance(item, Container) and item.is_cookware:
+                return COOKWARE_TIME[item.kind]
+            raise ActionFailed(E.NO_PROCESS, f"{target} has no pot or pan to process")
+        raise ActionFailed(E.NO_PROCESS, f"{target} ({kind}) cannot be processed")
+
+    # -- Interact effects -----------------------------------------------------------
+    def interact(self, agent: AgentState, station: Station | None, now: float) -> None:
+        if station is None:
+            raise ActionFailed(E.BAD_INTERACT, "walls cannot be interacted with")
+        kind = station.kind
+        if kind == "dispenser":
+            if agent.held is None and self.surface[station.name] is None:
+                if not station.provides:
+                    raise ActionFailed(E.BAD_INTERACT, f"{station.name} provides nothing")
+                agent.held = Ingredient(station.provides)
+                return
+            self.surface_rule(agent, station.name, now)
+        elif kind in ("table", "chopping_board"):
+            self.surface_rule(agent, station.name, now)
+        elif kind == "stove":
+            self.stove_rule(agent, station.name, now)
+        elif kind == "sink":
+            self.sink_rule(agent, station.name)
+        elif kind == "plate_return":
+            self.take_dirty_plate(agent, station.name)
+        elif kind == "serving_window":
+            self.serve(agent, now)
+        elif kind == "trash":
+            self.trash(agent)
+
+    def surface_rule(self, agent: AgentState, name: str, now: float) -> None:
+        held, top = agent.held, self.surface[name]
+        if held is None:
+            if top is None:
+                raise ActionFailed(E.BAD_INTERACT, f"empty hand and nothing on {name}")
+            agent.held, self.surface[name] = top, None
+        elif top is None:
+            self.surface[name], agent.held = held, None
+        elif isinstance(held, Container) and isinstance(top, Ingredient):
+            self.put_in(held, top, now)
+            self.surface[name] = None
+        elif isinstance(held, Ingredient) and isinstance(top, Container):
+            self.put_in(top, held, now)
+            agent.held = None
+        elif isinstance(held, Container) and isinstance(top, Container):
+            if held.kind == "plate":
+                self.move_contents(top, held)
+            elif top.kind == "plate":
+                self.move_contents(held, top)
+            else:
+                raise ActionFailed(
+                    E.BAD_INTERACT, f"cannot combine {describe(held)} with {describe(top)} on {name}"
+                )
+        else:
+            raise ActionFailed(
+                E.BAD_INTERACT, f"cannot combine {describe(held)} with {describe(top)} on {name}"
+            )
+
+    def stove_rule(self, agent: AgentState, name: str, now: float) -> None:
+        held, top = agent.held, self.surface[name]
+        if held is None:
+            if top is None:
+                raise ActionFailed(E.BAD_INTERACT, f"empty hand and nothing on {name}")
+            agent.held, self.surface[name] = top, None
+        elif top is None:
+            if not (isinstance(held, Container) and held.is_cookware):
+                raise ActionFailed(E.BAD_INTERACT, f"{name} takes only a pot or a pan, "
+                                                   f"not {describe(held)}")
+            if self.rules.cooking_pauses_off_stove and held.cooking:
+                held.stamp = now  # the time off the stove does not count
+            self.surface[name], agent.held = held, None
+        elif isinstance(held, Ingredient) and isinstance(top, Container):
+            self.put_in(top, held, now)
+            agent.held = None
+        elif isinstance(held, Container) and held.kind == "plate" and isinstance(top, Container):
+            self.move_contents(top, held)
+        else:
+            raise ActionFailed(
+                E.BAD_INTERACT, f"cannot use {describe(held)} with {describe(top)} on {name}"
+            )
+
+    def sink_rule(self, agent: AgentState, name: str) -> None:
+        held, top = agent.held, self.surface[name]
+        if held is None:
+            if not (isinstance(top, Container) and top.kind == "plate"):
+                raise ActionFailed(E.BAD_INTERACT, f"no clean plate in {name}")
+            agent.held, self.surface[name] = top, None
+        elif isinstance(held, DirtyPlate) and top is None:
+            self.surface[name], agent.held = held, None
+        else:
+            raise ActionFailed(
+                E.BAD_INTERACT, f"{name} takes only a dirty plate into an empty sink, "
+                                f"not {describe(held)} (sink holds {describe(top)})"
+            )
+
+    def take_dirty_plate(self, agent: AgentState, name: str) -> None:
+        if agent.held is not None:
+            raise ActionFailed(E.BAD_INTERACT, f"nothing can be put on {name}")
+        if self.dirty_plates.get(name, 0) <= 0:
+            raise ActionFailed(E.BAD_INTERACT, f"no dirty plate waiting at {name}")
+        self.dirty_plates[name] -= 1
+        agent.held = DirtyPlate()
+
+    def serve(self, agent: AgentState, now: float) -> None:
+        held = agent.held
+        if now <= 0:
+            raise ActionFailed(E.SERVE_TOO_EARLY, "nothing can be served at time 0")
+        if not (isinstance(held, Container) and held.kind == "plate"):
+            raise ActionFailed(E.NOT_A_PLATE, f"serving needs a plate, {agent.name} holds "
+                                              f"{describe(held)}")
+        if not self.remaining:
+            raise ActionFailed(E.NO_ORDER_LEFT, "every order is already served")
+        want = self.remaining[0]
+        recipe = self.level.recipe_book.get(want)
+        have = tuple(sorted(i.key for i in held.contents))
+        if recipe is None or have != recipe.signature():
+            need = ", ".join(recipe.signature()) if recipe else "?"
+            raise ActionFailed(
+                E.WRONG_DISH, f"the plate ({', '.join(have) or 'empty'}) is not the next order "
+                              f"{want} ({need})"
+            )
+        agent.held = None
+        self.served.append((self.remaining.pop(0), now))
+        self.pending_returns.append(now + RETURN_DELAY)
+
+    def trash(self, agent: AgentState) -> None:
+        held = agent.held
+        if held is None:
+            raise ActionFailed(E.BAD_INTERACT, "nothing in hand to throw away")
+        if isinstance(held, Container):
+            held.contents = []
+            if held.is_cookware and self.rules.reset_emptied_cookware:
+                held.reset()
+        else:
+            agent.held = None
+
+    def put_in(self, container: Container, ing: Ingredient, now: float) -> None:
+        if not container.accepts(ing):
+            raise ActionFailed(E.COOKWARE_REJECTS, f"a {container.kind} does not take {ing!r}")
+        container.add(ing, now)
+
+    def move_contents(self, src: Container, dst: Container) -> None:
+        dst.contents.extend(src.contents)
+        src.contents = []
+        if src.is_cookware and self.rules.reset_emptied_cookware:
+            src.reset()
+
+    # -- Process effects ------------------------------------------------------------
+    def process(self, agent: AgentState, station: Station | None) -> None:
+        kind = station.kind if station is not None else "wall"
+        name = station.name if station is not None else "wall"
+        top = self.surface.get(name)
+        if kind == "chopping_board":
+            if not (isinstance(top, Ingredient) and top.state == "raw"):
+                raise ActionFailed(E.PROCESS_FAILED, f"nothing raw to chop on {name} "
+                                                     f"(it holds {describe(top)})")
+            top.state = "chopped"
+        elif kind == "sink":
+            if not isinstance(top, DirtyPlate):
+                raise ActionFailed(E.PROCESS_FAILED, f"no dirty plate to wash in {name}")
+            self.surface[name] = Container("plate")
+        else:
+            raise ActionFailed(E.PROCESS_FAILED, f"{name} cooks by itself; Process on it fails")
+
+    # -- what views and the timeline see ---------------------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "agents": {
+                a.name: {
+                    "pos": [a.pos[0], a.pos[1]],
+                    "held": None if a.held is None else a.held.to_dict(),
+                    "finished": a.finished,
+                }
+                for a in self.agents
+            },
+            "stations": {n: (None if i is None else i.to_dict()) for n, i in self.surface.items()},
+            "dirty_plates": dict(self.dirty_plates),
+            "pending_returns": list(self.pending_returns),
+            "served": [[n, t] for n, t in self.served],
+        }

@@ -1,0 +1,52 @@
+"""Levels from files: ParaCook map JSON and the project's own YAML format."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from game.engine import Level
+
+from .catalog import LEVELS_DIR, dish_name, load_catalog, resolve_orders
+from .errors import LevelError
+from .paracook import level_from_paracook
+from .validate import check_level
+
+
+def load_level(path: str | Path, orders: list[str] | tuple[str, ...] | None = None,
+               rules: str | None = None) -> Level:
+    """Load a level file. A ParaCook map JSON needs `orders`; a project YAML level carries
+    its own (given `orders` replace them). Raises LevelError naming the file and field."""
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise LevelError(source, [f"cannot read the file ({e.strerror or e})"]) from None
+    if path.suffix.lower() in (".yaml", ".yml"):
+        from .format import level_from_yaml
+
+        level = level_from_yaml(text, source)
+        if orders:
+            names, recipes = resolve_orders(list(orders), source)
+            level = level.with_orders(names, recipes)
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            where = f"line {e.lineno}, column {e.colno}"
+            raise LevelError(source, [f"{where}: not valid JSON ({e.msg})"]) from None
+        if not orders:
+            raise LevelError(source, ["a ParaCook map needs the orders to cook (--orders DISH ...)"])
+        names, recipes = resolve_orders(list(orders), source)
+        level = level_from_paracook(data, source, names, recipes)
+    if rules is not None:
+        level = level.with_rules(rules)
+    problems = check_level(level)
+    if problems:
+        raise LevelError(source, problems)
+    return level
+
+
+__all__ = ["LEVELS_DIR", "LevelError", "check_level", "dish_name", "load_catalog", "load_level",
+           "resolve_orders"]

@@ -1,0 +1,108 @@
+"""Replay files: one versioned JSON with the level, plan, result and timeline of a run.
+
+The same level and plan always give the same bytes; a checksum refuses edited files."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from game.engine import Level, Plan, Result, Timeline, plan_to_dict
+
+FORMAT = "paracook-kitchen-replay"
+VERSION = 1
+
+
+class ReplayError(ValueError):
+    """A replay that cannot be opened: damaged, edited, or from a newer version."""
+
+
+@dataclass
+class Replay:
+    level: Level
+    plan: dict[str, list[dict[str, Any]]]
+    result: dict[str, Any]
+    timeline: Timeline
+    rules: str
+    source: dict[str, Any] = field(default_factory=dict)
+
+
+def _canonical(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def replay_dict(level: Level, plan: Plan, result: Result,
+                source: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The replay as plain data (the result must come from a recording run)."""
+    if result.timeline is None:
+        raise ValueError("the run was simulated without recording; use simulate(..., record=True)")
+    body = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": result.rules,
+        "source": source or {},
+        "level": level.to_dict(),
+        "plan": plan_to_dict(plan),
+        "result": result.to_dict(),
+        "timeline": {
+            "spans": [s.to_dict() for s in result.timeline.spans],
+            "frames": result.timeline.frames_to_json(),
+        },
+    }
+    body["checksum"] = hashlib.sha256(_canonical(body)).hexdigest()
+    return body
+
+
+def replay_bytes(level: Level, plan: Plan, result: Result,
+                 source: dict[str, Any] | None = None) -> bytes:
+    return (json.dumps(replay_dict(level, plan, result, source), ensure_ascii=False) + "\n").encode()
+
+
+def save_replay(path: str | Path, level: Level, plan: Plan, result: Result,
+                source: dict[str, Any] | None = None) -> Path:
+    """Write atomically: a crash mid-write never leaves half a file behind."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_bytes(replay_bytes(level, plan, result, source))
+    os.replace(tmp, path)
+    return path
+
+
+def parse_replay(data: Any, source: str = "replay") -> Replay:
+    """Check and rebuild a replay from its JSON data; ReplayError says what is wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ReplayError(f"{source}: not a replay file (no '{FORMAT}' header)")
+    version = data.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise ReplayError(f"{source}: field 'version' is missing or invalid")
+    if version > VERSION:
+        raise ReplayError(f"{source}: made by a newer version (replay schema {version}); "
+                          f"this program reads schema {VERSION} and older. Please update.")
+    body = {k: v for k, v in data.items() if k != "checksum"}
+    if data.get("checksum") != hashlib.sha256(_canonical(body)).hexdigest():
+        raise ReplayError(f"{source}: checksum mismatch: the file was edited or damaged")
+    try:
+        level = Level.from_dict(data["level"])
+        tl = Timeline.from_json(data["timeline"]["frames"], data["timeline"]["spans"])
+        return Replay(level, data["plan"], data["result"], tl, data["rules"], data.get("source", {}))
+    except (KeyError, TypeError, ValueError, IndexError) as e:
+        raise ReplayError(f"{source}: damaged replay ({type(e).__name__}: {e})") from None
+
+
+def load_replay(path: str | Path) -> Replay:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ReplayError(f"{path}: cannot read the file ({e})") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ReplayError(f"{path}: damaged or truncated (line {e.lineno}, column {e.colno}: "
+                          f"{e.msg})") from None
+    return parse_replay(data, str(path))
