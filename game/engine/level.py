@@ -121,6 +121,7 @@ class Level:
     rules: str = "paracook"
     title: str = ""
     description: str = ""
+    meta: dict[str, Any] = field(default_factory=dict)  # suite, category, seed, ... (free-form)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     # -- lookups ---------------------------------------------------------------
@@ -244,6 +245,7 @@ class Level:
             "rules": self.rules,
             "title": self.title,
             "description": self.description,
+            "meta": dict(self.meta),
         }
 
     @classmethod
@@ -255,13 +257,14 @@ class Level:
             rules=d.get("rules", "paracook"),
             title=d.get("title", ""),
             description=d.get("description", ""),
+            meta=d.get("meta", {}),
         )
 
     def replace(self, **changes: Any) -> Level:
         """A copy with some fields changed (and fresh caches)."""
         fields = {f: getattr(self, f) for f in (
             "name", "width", "height", "agents", "stations", "walls", "orders", "recipes",
-            "rules", "title", "description")}
+            "rules", "title", "description", "meta")}
         fields.update(changes)
         return Level(**fields)
 
@@ -280,6 +283,7 @@ def level_from_map(
     rules: str = "paracook",
     title: str = "",
     description: str = "",
+    meta: dict[str, Any] | None = None,
 ) -> Level:
     """Build a Level from an already-validated ParaCook map dict."""
     stations, walls = [], []
@@ -303,4 +307,5 @@ def level_from_map(
         rules=rules,
         title=title,
         description=description,
+        meta=dict(meta or {}),
     )
