@@ -1,0 +1,1 @@
+"""Drawing: one kitchen renderer for every view, plus the Gantt timeline and panels."""

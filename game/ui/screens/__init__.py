@@ -1,0 +1,1 @@
+"""Screens: level browser, play, replay, compare. Each returns the next screen."""
