@@ -1,0 +1,234 @@
+"""What the play window keeps on disk: autosaves, plan files, the local scoreboard, replays.
+
+Everything personal lives in the user's data folder ($PARACOOK_KITCHEN_DATA, else
+$XDG_DATA_HOME/paracook-kitchen, else ~/.local/share/paracook-kitchen), never in the repo.
+Every write is atomic, so a crash mid-write never leaves a half file behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import time
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from game.engine import Level, Plan, Result, plan_to_dict
+from game.levels.task import task_info
+from game.replay import save_replay
+
+from .editor import plan_problems
+
+ENV_DATA = "PARACOOK_KITCHEN_DATA"
+ENV_REPLAYS = "PARACOOK_KITCHEN_REPLAYS"
+ROOT = Path(__file__).resolve().parents[2]
+PARACOOK_DIR = ROOT.parent / "shared" / "paracook"
+PLAN_FORMAT = "paracook-kitchen-plan"
+
+
+class StoreError(ValueError):
+    """A file that cannot be read or does not fit; the message names the file and the reason."""
+
+
+# -- places -----------------------------------------------------------------------------------
+def data_dir() -> Path:
+    env = os.environ.get(ENV_DATA)
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "paracook-kitchen"
+
+
+def replays_dir() -> Path:
+    """The checkout's replays/ folder when run from it, else replays/ in the data folder."""
+    env = os.environ.get(ENV_REPLAYS)
+    if env:
+        return Path(env)
+    repo = ROOT / "replays"
+    if repo.is_dir() and os.access(repo, os.W_OK):
+        return repo
+    return data_dir() / "replays"
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:60] or "level"
+
+
+def content_digest(level: Level) -> str:
+    """A hash of what makes the task: grid, agents, tiles, orders and rules (not its name)."""
+    m = level.to_paracook_map()
+    body = {
+        "size": [m["width"], m["height"]],
+        "agents": m["agents"],
+        "tiles": sorted(m["tiles"], key=lambda t: (t["y"], t["x"], t.get("name", ""))),
+        "orders": list(level.orders),
+        "rules": level.rules,
+    }
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def level_key(level: Level) -> str:
+    """A stable id for a level: scores and autosaves follow the kitchen, not its file name."""
+    return f"{slug(str(level.meta.get('id') or level.title or level.name))}-{content_digest(level)}"
+
+
+# -- plain JSON files ----------------------------------------------------------------------------
+def write_json(path: Path, data: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise StoreError(f"{path}: cannot read the file ({getattr(e, 'strerror', None) or e})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise StoreError(f"{path}: line {e.lineno}, column {e.colno}: not valid JSON ({e.msg})") from None
+
+
+# -- plan files ---------------------------------------------------------------------------------
+def plan_file(level: Level, plan: Plan) -> dict[str, Any]:
+    return {"format": PLAN_FORMAT, "level": level_key(level), "title": level.title or level.name,
+            "orders": list(level.orders), "plan": plan_to_dict(plan)}
+
+
+def save_plan(path: str | Path, level: Level, plan: Plan) -> Path:
+    return write_json(Path(path), plan_file(level, plan))
+
+
+def load_plan(path: str | Path, level: Level) -> tuple[Plan, str | None]:
+    """Read a plan file (ours, a bare ParaCook plan or a result with a plan) for this level.
+    Returns (plan, note); the note says when the file was saved for another level.
+    Raises StoreError listing every reason the plan does not fit."""
+    path = Path(path)
+    data = read_json(path)
+    plan, problems = plan_problems(level, data)
+    if plan is None:
+        shown = problems[:8] + ([f"... and {len(problems) - 8} more"] if len(problems) > 8 else [])
+        raise StoreError(f"{path.name} does not fit this level:\n  " + "\n  ".join(shown))
+    note = None
+    if isinstance(data, dict) and data.get("format") == PLAN_FORMAT and data.get("level") != level_key(level):
+        note = f"{path.name} was saved for {data.get('title') or data.get('level')}; loaded anyway"
+    return plan, note
+
+
+# -- autosave -----------------------------------------------------------------------------------
+def autosave_path(level: Level) -> Path:
+    return data_dir() / "autosave" / f"{level_key(level)}.json"
+
+
+def autosave(level: Level, plan: Plan) -> Path:
+    return write_json(autosave_path(level), plan_file(level, plan))
+
+
+def load_autosave(level: Level) -> Plan | None:
+    """The autosaved plan for this level, or None (a damaged autosave is set aside, not lost)."""
+    path = autosave_path(level)
+    if not path.exists():
+        return None
+    try:
+        plan, _ = load_plan(path, level)
+    except StoreError:
+        path.replace(path.with_name(path.name + f".bad-{int(time.time())}"))
+        return None
+    return plan if any(plan.values()) else None
+
+
+# -- scoreboard ---------------------------------------------------------------------------------
+def scores_path() -> Path:
+    return data_dir() / "scores.json"
+
+
+def load_scores() -> dict[str, Any]:
+    path = scores_path()
+    if not path.exists():
+        return {}
+    try:
+        data = read_json(path)
+        if not isinstance(data, dict) or not isinstance(data.get("levels"), dict):
+            raise StoreError(f"{path}: not a scoreboard")
+    except StoreError:
+        path.replace(path.with_name(path.name + f".bad-{int(time.time())}"))
+        return {}
+    return data["levels"]
+
+
+def record_score(level: Level, result: Result, replay: Path | None = None) -> dict[str, Any]:
+    """Add a successful run to the local scoreboard; returns the stored entry."""
+    levels = load_scores()
+    key = level_key(level)
+    entry = {"time": result.time, "md": result.md, "au": result.au,
+             "when": time.strftime("%Y-%m-%d %H:%M:%S"), "replay": str(replay) if replay else None}
+    slot = levels.setdefault(key, {"title": level.title or level.name, "runs": []})
+    slot["runs"].append(entry)
+    write_json(scores_path(), {"version": 1, "levels": levels})
+    return entry
+
+
+def best_time(level: Level, scores: dict[str, Any] | None = None) -> float | None:
+    runs = (load_scores() if scores is None else scores).get(level_key(level), {}).get("runs", [])
+    times = [r["time"] for r in runs if isinstance(r, dict) and isinstance(r.get("time"), (int, float))]
+    return min(times) if times else None
+
+
+# -- runs: replays and exported results ------------------------------------------------------------
+def save_play_replay(level: Level, plan: Plan, result: Result) -> Path:
+    name = f"{slug(level.title or level.name)}_{result.time:g}_{time.strftime('%Y%m%d-%H%M%S')}.json"
+    return save_replay(replays_dir() / name, level, plan, result, {"kind": "human"})
+
+
+def result_record(level: Level, plan: Plan, result: Result) -> dict[str, Any]:
+    """The run as a result file (ParaCook's result fields plus plan, task and source)."""
+    d = result.to_dict()
+    d["plan"] = plan_to_dict(plan)
+    d["task"] = task_info(level, level.meta.get("id"))
+    d["source"] = {"kind": "human", "method": "play"}
+    return d
+
+
+def export_result(path: str | Path, level: Level, plan: Plan, result: Result) -> Path:
+    return write_json(Path(path), result_record(level, plan, result))
+
+
+def exports_dir() -> Path:
+    return data_dir() / "exports"
+
+
+# -- known times ---------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _human_index(base: str) -> dict[str, float]:
+    """content digest -> the recorded human time, for the benchmark's human-study kitchens."""
+    from game.levels import LevelError, load_level
+
+    root = Path(base)
+    try:
+        orders = json.loads((root / "orders.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    index: dict[str, float] = {}
+    for f in sorted((root / "human").glob("*/*/agent_num_*/orders_num_*.json")):
+        cat, seed, agents, num = f.parts[-4], f.parts[-3], f.parts[-2], f.stem
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+            level = load_level(root / "maps" / cat / seed / f"{agents}.json", orders[f"{cat}/{seed}/{num}"])
+        except (OSError, ValueError, KeyError, LevelError):
+            continue
+        if data.get("done") and isinstance(data.get("time"), (int, float)):
+            index[content_digest(level)] = data["time"]
+    return index
+
+
+def human_time(level: Level) -> float | None:
+    """The benchmark's recorded human time for this kitchen and order, when it has one."""
+    if not PARACOOK_DIR.is_dir():
+        return None
+    return _human_index(str(PARACOOK_DIR)).get(content_digest(level))
