@@ -66,8 +66,12 @@ def read_json(path: Path) -> Any:
 
 def summary(r: Result) -> str:
     served = f"{len(r.finished_orders)}/{len(r.finished_orders) + len(r.remaining_orders)}"
-    head = (f"done in {r.time} ({r.rules}), {served} orders served" if r.done else
-            f"FAILED at t={r.time} ({r.rules}), {served} orders served")
+    if r.done:
+        head = f"done in {r.time} ({r.rules}), {served} orders served"
+    elif r.error:
+        head = f"FAILED at t={r.time} ({r.rules}), {served} orders served"
+    else:
+        head = f"NOT DONE: the plan ends at t={r.time} ({r.rules}), {served} orders served"
     lines = [head]
     if r.error:
         lines.append(f"  error: {r.error}")
