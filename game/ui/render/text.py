@@ -1,0 +1,48 @@
+"""Fonts (cached per size) and small text helpers; pygame's bundled font, so no system fonts."""
+
+from __future__ import annotations
+
+import pygame
+
+_FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
+
+
+def font(size: int, bold: bool = False) -> pygame.font.Font:
+    key = (max(6, int(size)), bold)
+    f = _FONTS.get(key)
+    if f is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = _FONTS[key] = pygame.font.Font(None, key[0])
+        f.bold = bold
+    return f
+
+
+def render(text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
+    return font(size, bold).render(text, True, colour)
+
+
+def blit_text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int, colour,
+              bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
+    """Draw text with any Rect anchor (topleft, center, midright...); returns its rect."""
+    img = render(text, size, colour, bold)
+    rect = img.get_rect(**{anchor: pos})
+    surface.blit(img, rect)
+    return rect
+
+
+def fit_size(text: str, width: int, largest: int, smallest: int = 8) -> int:
+    """The largest font size (<= largest) whose rendering of text fits width."""
+    size = largest
+    while size > smallest and font(size).size(text)[0] > width:
+        size -= 1
+    return size
+
+
+def ellipsize(text: str, width: int, size: int) -> str:
+    f = font(size)
+    if f.size(text)[0] <= width:
+        return text
+    while text and f.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text + "…"
