@@ -9,6 +9,7 @@ import sys
 # Each module defines NAME, HELP, add_arguments(parser) and run(args) -> exit code.
 COMMANDS = (
     "game.commands.run",
+    "game.commands.llm",
 )
 
 

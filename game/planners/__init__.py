@@ -1,0 +1,1 @@
+"""Planners that write plans for the engine: LLM planners (llm/) and abstract scheduling tasks."""

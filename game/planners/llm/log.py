@@ -1,0 +1,37 @@
+"""The request/response log of a run: one JSON object a line, flushed as it is written."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+
+class RunLog:
+    """Appends records to a JSONL file. Holds no secrets: callers pass only what to keep."""
+
+    def __init__(self, path: str | Path | None):
+        self.path = Path(path) if path is not None else None
+        self._lock = threading.Lock()
+        if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def write(self, record: dict[str, Any]) -> None:
+        if self.path is None:
+            return
+        line = json.dumps({"at": round(time.time(), 3), **record}, ensure_ascii=False)
+        with self._lock, self.path.open("a", encoding="utf-8") as f:
+            f.write(line + "\n")
+
+
+def read_log(path: str | Path) -> list[dict[str, Any]]:
+    """Every record of a log file (a torn last line, from a killed run, is skipped)."""
+    records = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return records

@@ -1,0 +1,222 @@
+"""JSON out of a model's reply: forgiving of form (fences, <think> blocks, comments, trailing
+commas, single quotes), strict about content (the engine judges the plan itself)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)```", re.S)
+THINK_CLOSE = "</think>"
+BARE_WORDS = {"True": "true", "False": "false", "None": "null"}
+VALUE_START = "{[,:"
+VALUE_END = ",:}]"
+WORD = re.compile(r"[A-Za-z_]+")
+
+
+class ReplyParseError(ValueError):
+    """The reply holds no usable JSON; the message says why and where."""
+
+
+def strip_think(text: str) -> str:
+    """Drop reasoning blocks: <think>...</think>, or everything up to a lone </think>."""
+    text = re.sub(r"<think>.*?</think>", "", text, flags=re.S)
+    if THINK_CLOSE in text:
+        text = text.rsplit(THINK_CLOSE, 1)[1]
+    if "<think>" in text:  # unclosed: the answer never came
+        text = text.split("<think>", 1)[0]
+    return text
+
+
+def _skip_string(s: str, i: int) -> int:
+    """Index just past the string starting at s[i] (a quote)."""
+    quote, n = s[i], len(s)
+    i += 1
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == quote and (quote == '"' or _closes_single(s, i)):
+            return i + 1
+        if c == "\n" and quote == "'":
+            return i + 1  # a stray apostrophe never swallows the rest of the text
+        i += 1
+    return n
+
+
+def _prev_char(s: str, i: int) -> str:
+    j = i - 1
+    while j >= 0 and s[j] in " \t\r\n":
+        j -= 1
+    return s[j] if j >= 0 else ""
+
+
+def _next_char(s: str, i: int) -> str:
+    j = i + 1
+    while j < len(s) and s[j] in " \t\r\n":
+        j += 1
+    return s[j] if j < len(s) else ""
+
+
+def _opens_single(s: str, i: int) -> bool:
+    return _prev_char(s, i) in VALUE_START
+
+
+def _closes_single(s: str, i: int) -> bool:
+    """An apostrophe ends a single-quoted string only where JSON punctuation follows it."""
+    return _next_char(s, i) in VALUE_END or _next_char(s, i) == ""
+
+
+def _skip_comment(s: str, i: int) -> int | None:
+    if s.startswith("//", i):
+        end = s.find("\n", i)
+        return len(s) if end < 0 else end
+    if s.startswith("/*", i):
+        end = s.find("*/", i + 2)
+        return len(s) if end < 0 else end + 2
+    return None
+
+
+def _match_end(s: str, start: int) -> int | None:
+    """Index just past the balanced {...} or [...] opening at s[start], or None."""
+    depth, i, n = 0, start, len(s)
+    while i < n:
+        c = s[i]
+        if c == '"' or (c == "'" and _opens_single(s, i)):
+            i = _skip_string(s, i)
+            continue
+        skip = _skip_comment(s, i)
+        if skip is not None:
+            i = skip
+            continue
+        if c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+def _string_to_json(raw: str) -> str:
+    """A double- or single-quoted string literal as a strict JSON string literal."""
+    body = raw[1:-1] if len(raw) >= 2 and raw[-1] == raw[0] else raw[1:]
+    if raw[0] == "'":
+        body = body.replace("\\'", "'").replace('"', '\\"')
+    return '"' + body.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t") + '"'
+
+
+def normalise(s: str) -> str:
+    """Strict JSON from JSON-ish text: no comments, no trailing commas, double quotes only."""
+    out: list[str] = []
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c == '"' or (c == "'" and _opens_single(s, i)):
+            end = _skip_string(s, i)
+            out.append(_string_to_json(s[i:end]))
+            i = end
+            continue
+        skip = _skip_comment(s, i)
+        if skip is not None:
+            i = skip
+            continue
+        if c == "," and _next_meaningful(s, i + 1) in ("}", "]", ""):
+            i += 1
+            continue
+        word = WORD.match(s, i)
+        if word:
+            out.append(BARE_WORDS.get(word.group(), word.group()))
+            i += len(word.group())
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _next_meaningful(s: str, i: int) -> str:
+    """The next character that is not space or inside a comment."""
+    n = len(s)
+    while i < n:
+        if s[i] in " \t\r\n":
+            i += 1
+            continue
+        skip = _skip_comment(s, i)
+        if skip is None:
+            return s[i]
+        i = skip
+    return ""
+
+
+def loads_lenient(s: str) -> Any:
+    """json.loads, then the same on the normalised text; ReplyParseError says where it broke."""
+    try:
+        return json.loads(s)
+    except json.JSONDecodeError:
+        pass
+    fixed = normalise(s)
+    try:
+        return json.loads(fixed)
+    except json.JSONDecodeError as e:
+        line = fixed.splitlines()[e.lineno - 1] if fixed.splitlines() else ""
+        raise ReplyParseError(f"the JSON is not valid at line {e.lineno}, column {e.colno}: {e.msg} "
+                              f"(near: {line.strip()[:80]!r})") from None
+
+
+def candidates(text: str) -> list[str]:
+    """JSON-looking pieces of a reply: fenced blocks first, else every top-level {...}."""
+    fenced = [m.group(2) for m in FENCE.finditer(text) if m.group(2).strip()[:1] in ("{", "[")]
+    if fenced:
+        return fenced
+    found, i = [], 0
+    while True:
+        i = text.find("{", i)
+        if i < 0:
+            return found
+        end = _match_end(text, i)
+        if end is None:
+            found.append(text[i:])
+            return found
+        found.append(text[i:end])
+        i = end
+
+
+def extract_json(text: str, accept: Callable[[Any], bool] = lambda _: True,
+                 what: str = "a JSON object") -> Any:
+    """The last piece of the reply that parses and that `accept` takes."""
+    if not isinstance(text, str) or not text.strip():
+        raise ReplyParseError("the reply is empty")
+    pieces = candidates(strip_think(text))
+    if not pieces:
+        raise ReplyParseError(f"the reply contains no JSON; expected {what} in a ```json block")
+    error: ReplyParseError | None = None
+    parsed_any = False
+    for piece in reversed(pieces):
+        try:
+            data = loads_lenient(piece)
+        except ReplyParseError as e:
+            error = error or e
+            continue
+        parsed_any = True
+        if accept(data):
+            return data
+    if not parsed_any and error is not None:
+        raise error
+    raise ReplyParseError(f"the reply's JSON is not {what}")
+
+
+def looks_like_plan(data: Any) -> bool:
+    """`{"plan": {...}}` or `{agent: [actions]}` with at least one list of actions."""
+    if isinstance(data, dict) and isinstance(data.get("plan"), dict):
+        data = data["plan"]
+    return isinstance(data, dict) and bool(data) and any(isinstance(v, list) for v in data.values())
+
+
+def extract_plan(text: str) -> dict[str, Any]:
+    """The plan object of a reply (unwrapped from `{"plan": ...}`), not yet checked."""
+    data = extract_json(text, looks_like_plan, 'a plan like {"agent1": [...], "agent2": [...]}')
+    return data["plan"] if isinstance(data.get("plan"), dict) else data

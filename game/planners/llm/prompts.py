@@ -1,0 +1,82 @@
+"""Prompt templates (files in prompts/) filled in for one level and one method."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from game.engine import Level, level_from_map
+from game.engine.kitchen import CHOP_TIME, RETURN_DELAY, WASH_TIME
+from game.engine.level import COOKWARE_TIME
+from game.levels import resolve_orders
+
+from .client import Messages
+
+PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
+CONSTANTS = {"chop": CHOP_TIME, "wash": WASH_TIME, "pot": COOKWARE_TIME["pot"],
+             "pan": COOKWARE_TIME["pan"], "plate_return": RETURN_DELAY}
+
+
+@cache
+def template(name: str) -> Template:
+    return Template((PROMPTS_DIR / f"{name}.md").read_text(encoding="utf-8"))
+
+
+def fill(name: str, **values: Any) -> str:
+    """A template with every $field filled (a missing one is a KeyError: a bug, not user input)."""
+    return template(name).substitute({**CONSTANTS, **values}).strip()
+
+
+def compact(data: Any) -> str:
+    """JSON with one tile, agent or action per line: readable and short."""
+    if isinstance(data, dict):
+        items = [f"{json.dumps(k)}: {_inline_list(v)}" for k, v in data.items()]
+        return "{\n" + ",\n".join(items) + "\n}"
+    return json.dumps(data)
+
+
+def _inline_list(v: Any) -> str:
+    if isinstance(v, list) and v and isinstance(v[0], dict):
+        return "[\n  " + ",\n  ".join(json.dumps(x) for x in v) + "\n]"
+    return json.dumps(v)
+
+
+def recipes_text(level: Level) -> str:
+    book = level.recipe_book
+    return "\n".join(f"- {name}: {book[name].text}" for name in dict.fromkeys(level.orders))
+
+
+def orders_text(level: Level) -> str:
+    return "\n".join(f"{i + 1}. {name}" for i, name in enumerate(level.orders))
+
+
+def task_text(level: Level) -> str:
+    return fill("task", map=compact(level.to_paracook_map()), recipes=recipes_text(level),
+                orders=orders_text(level), agents=", ".join(level.agent_names))
+
+
+@cache
+def example() -> dict[str, Any]:
+    return json.loads((PROMPTS_DIR / "example.json").read_text(encoding="utf-8"))
+
+
+def example_level() -> Level:
+    ex = example()
+    names, recipes = resolve_orders(ex["orders"], str(PROMPTS_DIR / "example.json"))
+    return level_from_map(ex["map"], names, recipes)
+
+
+def example_text() -> str:
+    ex, level = example(), example_level()
+    return fill("example", map=compact(ex["map"]), recipes=recipes_text(level),
+                orders=", ".join(ex["orders"]), plan=compact(ex["plan"]), time=ex["time"])
+
+
+def first_messages(level: Level, method: str) -> Messages:
+    """System (role and rules) and user (example, task, answer format) messages."""
+    system = fill("system", rules=fill("rules"))
+    user = "\n\n".join([example_text(), task_text(level), fill(f"method_{method}")])
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]

@@ -1,0 +1,192 @@
+"""A whole run: many tasks against one model, concurrent, resumable, each task saved on finishing.
+
+Run folder:  run.json (settings, no secrets) · results/<task>.json · replays/<task>.json ·
+log.jsonl (every request and response, with usage; log-shard-K-of-N.jsonl for a shard)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from game.engine import plan_to_dict
+from game.levels.task import task_info
+from game.replay import save_replay
+
+from .client import ChatClient, LLMError
+from .methods import Outcome, solve
+from .tasks import LevelTask, file_stem, parse_shard
+
+RUN_FILE = "run.json"
+RESULTS = "results"
+REPLAYS = "replays"
+SAME_RUN_KEYS = ("kind", "model", "method")
+
+
+class RunError(ValueError):
+    """The run folder cannot be used as asked (made by another model or method, unreadable)."""
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write to a side file and rename: an interrupted write never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def log_name(shard_spec: str | None) -> str:
+    if not shard_spec:
+        return "log.jsonl"
+    k, n = parse_shard(shard_spec)
+    return f"log-shard-{k}-of-{n}.jsonl"
+
+
+def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
+    """Create the folder, or check that an existing one belongs to the same model and method."""
+    path = root / RUN_FILE
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            raise RunError(f"{path}: cannot read it ({e})") from None
+        clash = [k for k in SAME_RUN_KEYS if old.get(k) != settings.get(k)]
+        if clash:
+            k = clash[0]
+            raise RunError(f"{root} holds a run with {k} {old.get(k)!r}, not {settings.get(k)!r}; "
+                           f"choose another --out folder")
+        return
+    write_json_atomic(path, settings)
+
+
+def finished(path: Path) -> bool:
+    """A task is finished once its result file exists and reads back as JSON."""
+    try:
+        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+    except (OSError, json.JSONDecodeError):
+        return False
+
+
+@dataclass
+class Tally:
+    total: int = 0
+    skipped: int = 0
+    ran: int = 0
+    succeeded: int = 0
+    api_errors: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        rate = f" ({self.succeeded / self.ran:.0%})" if self.ran else ""
+        parts = [f"{self.total} tasks: {self.ran} run now, {self.succeeded} succeeded{rate}"]
+        if self.skipped:
+            parts.append(f"{self.skipped} already finished (skipped)")
+        if self.api_errors:
+            parts.append(f"{len(self.api_errors)} not finished (API errors; run again to retry)")
+        return ", ".join(parts)
+
+
+Job = Callable[[Any], Awaitable[bool]]  # runs one task, saves its files, says if it succeeded
+
+
+async def run_jobs(items: Sequence[Any], job: Job, is_finished: Callable[[Any], bool],
+                   name: Callable[[Any], str], concurrency: int = 4, progress: bool = True,
+                   label: str = "") -> Tally:
+    """Every unfinished item through `job`, at most `concurrency` at once, with a progress bar."""
+    tally = Tally(total=len(items))
+    todo = [it for it in items if not is_finished(it)]
+    tally.skipped = len(items) - len(todo)
+    bar = tqdm(total=len(todo), desc=label, unit="task", disable=not progress, file=sys.stderr,
+               dynamic_ncols=True)
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(item: Any) -> None:
+        async with gate:
+            try:
+                ok = await job(item)
+            except LLMError as e:
+                tally.api_errors.append(f"{name(item)}: {e}")
+                bar.write(f"{name(item)}: {e}", file=sys.stderr)
+            else:
+                tally.ran += 1
+                tally.succeeded += ok
+            bar.update(1)
+            bar.set_postfix_str(f"success {tally.succeeded}/{tally.ran}"
+                                + (f" ({tally.succeeded / tally.ran:.0%})" if tally.ran else ""))
+
+    try:
+        await asyncio.gather(*(one(it) for it in todo))
+    finally:
+        bar.close()
+    return tally
+
+
+@dataclass
+class LevelRun:
+    """Settings of one `llm` run; `run` does it."""
+
+    client: ChatClient
+    method: str
+    out: Path
+    attempts: int = 3
+    max_steps: int = 40
+    concurrency: int = 4
+    progress: bool = True
+
+    def result_path(self, task: LevelTask) -> Path:
+        return self.out / RESULTS / f"{file_stem(task.id)}.json"
+
+    def replay_path(self, task: LevelTask) -> Path:
+        return self.out / REPLAYS / f"{file_stem(task.id)}.json"
+
+    async def run(self, tasks: Sequence[LevelTask]) -> Tally:
+        return await run_jobs(tasks, self.one, lambda t: finished(self.result_path(t)), lambda t: t.id,
+                              self.concurrency, self.progress, f"{self.client.model} {self.method}")
+
+    async def one(self, task: LevelTask) -> bool:
+        tag = {"task": task.id}
+        self.client.log.write({**tag, "event": "start", "method": self.method})
+        outcome = await solve(task.level, self.method, self.client, self.attempts, tag, self.max_steps)
+        self.save(task, outcome)
+        self.client.log.write({**tag, "event": "end", "status": outcome.status,
+                               "time": outcome.result.time, "attempts": outcome.attempts})
+        return outcome.status == "done"
+
+    def save(self, task: LevelTask, outcome: Outcome) -> None:
+        """Replay first, result last: a result file means the task is wholly saved."""
+        source = {"kind": "llm", "model": self.client.model, "method": self.method, "task": task.id}
+        replay = save_replay(self.replay_path(task), task.level, outcome.plan, outcome.result, source)
+        write_json_atomic(self.result_path(task), self.record(task, outcome, replay))
+
+    def record(self, task: LevelTask, o: Outcome, replay: Path) -> dict[str, Any]:
+        rec = o.result.to_dict()
+        if o.status == "no_plan":
+            rec["error"] = f"no usable plan in {o.attempts} attempt(s): {first_line(o.note)}"
+        rec.update(
+            task=task_info(task.level, task.id),
+            plan=plan_to_dict(o.plan),
+            model=self.client.model,
+            method=self.method,
+            status=o.status,
+            attempts=o.attempts,
+            tokens_in=o.usage.tokens_in,
+            tokens_out=o.usage.tokens_out,
+            latency_s=round(o.usage.latency_s, 3),
+            level=task.source,
+            replay=os.path.relpath(replay, self.out),
+        )
+        if self.method == "msreact":
+            rec["steps"] = o.steps
+        if o.note:
+            rec["last_feedback"] = o.note
+        return rec
+
+
+def first_line(text: str | None) -> str:
+    return (text or "").strip().splitlines()[0] if (text or "").strip() else "no reply"
