@@ -13,6 +13,7 @@ NOT_ADJACENT = "not_adjacent"  # agent not 4-adjacent to the station
 STATION_IN_USE = "station_in_use"  # another agent's Process runs there (exclusive stations)
 UNREACHABLE = "unreachable"  # MoveTo target off the grid, not floor, or not connected
 BAD_DURATION = "bad_duration"  # Wait duration negative or not a number
+NOT_ALLOWED = "not_allowed"  # the level's can_use option forbids this agent that station kind
 # Completion-time errors: the action counts as started.
 BAD_INTERACT = "bad_interact"  # what the hand and the station hold do not combine
 COOKWARE_REJECTS = "cookware_rejects"  # pan or pot does not take that ingredient
@@ -21,6 +22,7 @@ SERVE_TOO_EARLY = "serve_too_early"  # serving at time 0
 NOT_A_PLATE = "not_a_plate"  # serving without holding a plate
 NO_ORDER_LEFT = "no_order_left"  # serving when every order is served
 WRONG_DISH = "wrong_dish"  # the plate does not match the first unserved order
+STALE_DISH = "stale_dish"  # served later than the level's serve_within allows
 
 ERROR_KINDS = (
     UNKNOWN_TARGET,
@@ -30,6 +32,7 @@ ERROR_KINDS = (
     STATION_IN_USE,
     UNREACHABLE,
     BAD_DURATION,
+    NOT_ALLOWED,
     BAD_INTERACT,
     COOKWARE_REJECTS,
     PROCESS_FAILED,
@@ -37,6 +40,7 @@ ERROR_KINDS = (
     NOT_A_PLATE,
     NO_ORDER_LEFT,
     WRONG_DISH,
+    STALE_DISH,
 )
 
 

@@ -11,19 +11,23 @@ COOKWARE = ("pan", "pot")
 
 
 class Ingredient:
-    __slots__ = ("name", "state")
+    __slots__ = ("name", "state", "fresh_at")
     kind = "ingredient"
 
-    def __init__(self, name: str, state: str = "raw"):
+    def __init__(self, name: str, state: str = "raw", fresh_at: float | None = None):
         self.name = name
         self.state = state
+        self.fresh_at = fresh_at  # first chopped or cooked (only tracked under serve_within)
 
     @property
     def key(self) -> str:
         return f"{self.name}:{self.state}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "ingredient", "name": self.name, "state": self.state}
+        d: dict[str, Any] = {"kind": "ingredient", "name": self.name, "state": self.state}
+        if self.fresh_at is not None:
+            d["fresh_at"] = self.fresh_at
+        return d
 
     def __repr__(self) -> str:
         return f"{self.state} {self.name}"
@@ -43,7 +47,7 @@ class DirtyPlate:
 class Container:
     """A plate, pan or pot. Pans and pots carry the cooking counters of RULES.md."""
 
-    __slots__ = ("kind", "contents", "processed", "required", "stamp", "cooking")
+    __slots__ = ("kind", "contents", "processed", "required", "stamp", "cooking", "cooked_at")
 
     def __init__(self, kind: str):
         self.kind = kind
@@ -52,6 +56,7 @@ class Container:
         self.required: float = 0
         self.stamp: float = 0
         self.cooking = False
+        self.cooked_at: float | None = None  # when the last batch finished (only under burn_after)
 
     @property
     def is_cookware(self) -> bool:
@@ -92,6 +97,8 @@ class Container:
         if self.is_cookware:
             d.update(processed=self.processed, required=self.required, stamp=self.stamp,
                      cooking=self.cooking)
+            if self.cooked_at is not None:
+                d["cooked_at"] = self.cooked_at
         return d
 
     def __repr__(self) -> str:
@@ -107,15 +114,16 @@ def item_from_dict(d: dict[str, Any] | None) -> Item | None:
     if d is None:
         return None
     if d["kind"] == "ingredient":
-        return Ingredient(d["name"], d["state"])
+        return Ingredient(d["name"], d["state"], d.get("fresh_at"))
     if d["kind"] == "dirty_plate":
         return DirtyPlate()
     c = Container(d["kind"])
-    c.contents = [Ingredient(i["name"], i["state"]) for i in d.get("contents", ())]
+    c.contents = [Ingredient(i["name"], i["state"], i.get("fresh_at")) for i in d.get("contents", ())]
     c.processed = d.get("processed", 0)
     c.required = d.get("required", 0)
     c.stamp = d.get("stamp", 0)
     c.cooking = d.get("cooking", False)
+    c.cooked_at = d.get("cooked_at")
     return c
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from . import errors as E
@@ -58,21 +59,61 @@ class Kitchen:
         self.in_use: dict[str, str] = {}
         self.remaining = list(level.orders)
         self.served: list[tuple[str, float]] = []
+        opts = level.options
+        self.burn_after: float | None = opts.get("burn_after")
+        self.serve_within: float | None = opts.get("serve_within")
+        self.can_use: dict[str, list[str]] = opts.get("can_use") or {}
+        # progress: required (name, state) counts over all orders, and what the run achieved
+        self.need: Counter[tuple[str, str]] = Counter(
+            (i.item, i.state) for o in level.orders if o in level.recipe_book
+            for i in level.recipe_book[o].ingredients
+        )
+        self.reached: Counter[tuple[str, str]] = Counter()
+        self.plated: Counter[tuple[str, str]] = Counter()
 
     # -- step 1 of every event time ----------------------------------------------
     def tick(self, now: float) -> None:
         """Advance cooking and deliver returned dirty plates due at or before now."""
         for name in self.stoves:
             item = self.surface[name]
-            if isinstance(item, Container) and item.cooking and item.is_cookware:
-                item.advance(now)
+            if isinstance(item, Container) and item.is_cookware:
+                if item.cooking:
+                    self.cook(item, now)
+                if self.burn_after is not None and item.cooked_at is not None:
+                    self.maybe_burn(item, now)
         pending = self.pending_returns
         while pending and pending[0] <= now:
             pending.pop(0)
             if self.plate_return is not None:
                 self.dirty_plates[self.plate_return] += 1
 
+    def cook(self, item: Container, now: float) -> None:
+        fresh = [i for i in item.contents if i.state != "cooked"]
+        item.advance(now)
+        if item.cooking:
+            return
+        for ing in fresh:
+            self.reached[(ing.name, "cooked")] += 1
+            if self.serve_within is not None and ing.fresh_at is None:
+                ing.fresh_at = now
+        if self.burn_after is not None and item.contents:
+            item.cooked_at = now
+
+    def maybe_burn(self, item: Container, now: float) -> None:
+        """Food left on a stove more than burn_after after it finished cooking burns."""
+        if now - item.cooked_at > self.burn_after:  # type: ignore[operator]
+            for ing in item.contents:
+                ing.state = "burnt"
+            item.cooked_at = None
+
     # -- start-time checks --------------------------------------------------------
+    def check_allowed(self, agent: AgentState, station: Station | None) -> None:
+        allowed = self.can_use.get(agent.name)
+        if allowed is None or station is None or station.kind in allowed:
+            return
+        raise ActionFailed(E.NOT_ALLOWED, f"{agent.name} may not use {station.kind}s "
+                                          f"(allowed: {', '.join(allowed) or 'nothing'})")
+
     def resolve(self, agent: AgentState, target: str) -> Station | None:
         """The station an Interact/Process names (None for a wall), with existence and
         station checks; adjacency is checked separately because Process checks duration first."""
@@ -128,6 +169,7 @@ class Kitchen:
                 if not station.provides:
                     raise ActionFailed(E.BAD_INTERACT, f"{station.name} provides nothing")
                 agent.held = Ingredient(station.provides)
+                self.reached[(station.provides, "raw")] += 1
                 return
             self.surface_rule(agent, station.name, now)
         elif kind in ("table", "chopping_board"):
@@ -234,9 +276,21 @@ class Kitchen:
                 E.WRONG_DISH, f"the plate ({', '.join(have) or 'empty'}) is not the next order "
                               f"{want} ({need})"
             )
+        self.check_fresh(want, held, now)
         agent.held = None
         self.served.append((self.remaining.pop(0), now))
         self.pending_returns.append(now + RETURN_DELAY)
+
+    def check_fresh(self, dish: str, plate: Container, now: float) -> None:
+        if self.serve_within is None:
+            return
+        times = [i.fresh_at for i in plate.contents if i.fresh_at is not None]
+        if times and now - min(times) > self.serve_within:
+            late = now - min(times) - self.serve_within
+            raise ActionFailed(
+                E.STALE_DISH, f"{dish} is {late:g} too late: first prepared at t={min(times):g}, "
+                              f"it had to be served within {self.serve_within:g}"
+            )
 
     def trash(self, agent: AgentState) -> None:
         held = agent.held
@@ -244,6 +298,7 @@ class Kitchen:
             raise ActionFailed(E.BAD_INTERACT, "nothing in hand to throw away")
         if isinstance(held, Container):
             held.contents = []
+            held.cooked_at = None
             if held.is_cookware and self.rules.reset_emptied_cookware:
                 held.reset()
         else:
@@ -252,16 +307,25 @@ class Kitchen:
     def put_in(self, container: Container, ing: Ingredient, now: float) -> None:
         if not container.accepts(ing):
             raise ActionFailed(E.COOKWARE_REJECTS, f"a {container.kind} does not take {ing!r}")
+        if container.is_cookware and any(i.state == "burnt" for i in container.contents):
+            raise ActionFailed(E.COOKWARE_REJECTS, f"the {container.kind} holds burnt food: "
+                                                   "throw it away at a trash first")
         container.add(ing, now)
+        container.cooked_at = None
+        if container.kind == "plate":
+            self.plated[(ing.name, ing.state)] += 1
 
     def move_contents(self, src: Container, dst: Container) -> None:
+        if src.is_cookware and dst.kind == "plate":
+            self.plated.update((i.name, i.state) for i in src.contents)
         dst.contents.extend(src.contents)
         src.contents = []
+        src.cooked_at = None
         if src.is_cookware and self.rules.reset_emptied_cookware:
             src.reset()
 
     # -- Process effects ------------------------------------------------------------
-    def process(self, agent: AgentState, station: Station | None) -> None:
+    def process(self, agent: AgentState, station: Station | None, now: float) -> None:
         kind = station.kind if station is not None else "wall"
         name = station.name if station is not None else "wall"
         top = self.surface.get(name)
@@ -270,6 +334,9 @@ class Kitchen:
                 raise ActionFailed(E.PROCESS_FAILED, f"nothing raw to chop on {name} "
                                                      f"(it holds {describe(top)})")
             top.state = "chopped"
+            self.reached[(top.name, "chopped")] += 1
+            if self.serve_within is not None:
+                top.fresh_at = now
         elif kind == "sink":
             if not isinstance(top, DirtyPlate):
                 raise ActionFailed(E.PROCESS_FAILED, f"no dirty plate to wash in {name}")
@@ -278,6 +345,17 @@ class Kitchen:
             raise ActionFailed(E.PROCESS_FAILED, f"{name} cooks by itself; Process on it fails")
 
     # -- what views and the timeline see ---------------------------------------------
+    def progress(self) -> float:
+        """Share of the order's work done: each required ingredient brought to its state and
+        plated, each dish served. Counts what happened, so it never goes down; 1 on success."""
+        total = 2 * sum(self.need.values()) + len(self.level.orders)
+        if total == 0:
+            return 1.0
+        done = len(self.served) + sum(
+            min(self.reached[k], n) + min(self.plated[k], n) for k, n in self.need.items()
+        )
+        return done / total
+
     def snapshot(self) -> dict[str, Any]:
         return {
             "agents": {
@@ -292,4 +370,5 @@ class Kitchen:
             "dirty_plates": dict(self.dirty_plates),
             "pending_returns": list(self.pending_returns),
             "served": [[n, t] for n, t in self.served],
+            "progress": self.progress(),
         }

@@ -122,6 +122,9 @@ class Level:
     title: str = ""
     description: str = ""
     meta: dict[str, Any] = field(default_factory=dict)  # suite, category, seed, ... (free-form)
+    # scenario rules; absent means the benchmark's behaviour:
+    # burn_after: W, serve_within: W, can_use: {agent: [station kinds]}
+    options: dict[str, Any] = field(default_factory=dict)
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     # -- lookups ---------------------------------------------------------------
@@ -246,6 +249,7 @@ class Level:
             "title": self.title,
             "description": self.description,
             "meta": dict(self.meta),
+            **({"options": dict(self.options)} if self.options else {}),
         }
 
     @classmethod
@@ -258,13 +262,14 @@ class Level:
             title=d.get("title", ""),
             description=d.get("description", ""),
             meta=d.get("meta", {}),
+            options=d.get("options", {}),
         )
 
     def replace(self, **changes: Any) -> Level:
         """A copy with some fields changed (and fresh caches)."""
         fields = {f: getattr(self, f) for f in (
             "name", "width", "height", "agents", "stations", "walls", "orders", "recipes",
-            "rules", "title", "description", "meta")}
+            "rules", "title", "description", "meta", "options")}
         fields.update(changes)
         return Level(**fields)
 
@@ -284,6 +289,7 @@ def level_from_map(
     title: str = "",
     description: str = "",
     meta: dict[str, Any] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Level:
     """Build a Level from an already-validated ParaCook map dict."""
     stations, walls = [], []
@@ -308,4 +314,5 @@ def level_from_map(
         title=title,
         description=description,
         meta=dict(meta or {}),
+        options=dict(options or {}),
     )

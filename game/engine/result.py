@@ -42,6 +42,7 @@ class Result:
     d_max: int
     md: dict[str, float]
     au: dict[str, float]
+    progress: float
     timeline: Timeline | None = field(default=None, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
@@ -56,5 +57,6 @@ class Result:
             d_max=self.d_max,
             md=self.md,
             au=self.au,
+            progress=self.progress,
         )
         return d

@@ -51,11 +51,13 @@ class Simulation:
             return dist
         if name == "Interact":
             station = k.resolve(agent, action.target)
+            k.check_allowed(agent, station)
             k.check_adjacent(agent, action.target, station)
             k.check_free(agent, station)
             return 0
         if name == "Process":
             station = k.resolve(agent, action.target)
+            k.check_allowed(agent, station)
             duration = k.process_time(station, action.target)
             k.check_adjacent(agent, action.target, station)
             k.check_free(agent, station)
@@ -94,7 +96,7 @@ class Simulation:
                 station = self.level.station_by_name.get(action.target)
                 if station is not None and k.in_use.get(station.name) == agent.name:
                     del k.in_use[station.name]
-                k.process(agent, station)
+                k.process(agent, station, self.now)
             elif action.name == "Finish":
                 agent.finished = True
         except ActionFailed as exc:
@@ -235,5 +237,6 @@ def _result(level: Level, rs: RuleSet, sim: Simulation, detail: ErrorDetail | No
         d_max=d_max(level),
         md={a.name: a.moving for a in agents},
         au={a.name: utilisation(a.total, a.waiting) for a in agents},
+        progress=k.progress(),
         timeline=sim.timeline,
     )
