@@ -127,7 +127,7 @@ async def solve_stepwise(level: Level, client: ChatClient, attempts: int, max_st
     out = Outcome(empty_plan(level), run_plan(level, empty_plan(level)), "no_plan")
     misses = 0
     while out.steps < max_steps and misses < attempts:
-        reply = await client.complete(messages, {**tag, "step": out.steps + 1, "try": misses + 1})
+        reply = await client.complete(messages, {**tag, "step": out.steps + 1, "attempt": misses + 1})
         out.usage.add(reply)
         out.attempts += 1
         messages.append({"role": "assistant", "content": reply.text})

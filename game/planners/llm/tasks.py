@@ -9,7 +9,7 @@ from pathlib import Path
 from game.engine import Level
 from game.levels import LevelError, load_level
 
-MAP_WITH_ORDERS = re.compile(r"^(?P<path>.+\.json):(?P<orders>[^/\\]+)$")
+MAP_WITH_ORDERS = re.compile(r"^(?P<path>.+?\.(?:json|yaml|yml)):(?P<orders>[^:\\]+)$")
 PARACOOK_MAP = re.compile(r"(?P<cat>[a-z]+)/seed_(?P<seed>\d+)/agent_num_(?P<k>\d+)\.json$")
 
 
