@@ -10,6 +10,8 @@ import sys
 COMMANDS = (
     "game.commands.run",
     "game.commands.llm",
+    "game.commands.levels",
+    "game.commands.report",
 )
 
 

@@ -2,45 +2,91 @@
 
 from __future__ import annotations
 
-from game.engine import Level
+from dataclasses import dataclass
+
+from game.engine import RULESETS, Level
 from game.engine.level import START_ITEMS
 
 
-def check_level(level: Level) -> list[str]:
-    """Problems that make the level unplayable (empty when it is fine)."""
-    problems: list[str] = []
-    seen: dict[str, int] = {}
+@dataclass(frozen=True)
+class Issue:
+    """One problem and what it is about: ("station", i) and ("agent", i) index level.stations and
+    level.agents, ("orders", i) the orders, ("level", field) a whole field. Each format turns the
+    subject into its own place (a line, a field)."""
+
+    subject: tuple[str, int | str]
+    message: str
+
+
+def _station_issues(level: Level) -> list[Issue]:
+    issues: list[Issue] = []
+    seen: set[str] = set()
+    taken = set(level.walls)
     for i, s in enumerate(level.stations):
-        where = f"tiles[{s.name}]"
+        subject = ("station", i)
         if s.kind is None:
-            problems.append(f"{where}: unknown station kind (a name must contain one of "
-                            "table, dispenser, chopping_board, stove, serving_window, sink, "
-                            "plate_return, trash)")
+            issues.append(Issue(subject, "unknown station kind (a name must contain one of table, "
+                                "dispenser, chopping_board, stove, serving_window, sink, "
+                                "plate_return, trash)"))
         if s.name in seen:
-            problems.append(f"{where}: two stations are called {s.name!r}")
-        seen[s.name] = i
+            issues.append(Issue(subject, f"two stations are called {s.name!r}"))
+        seen.add(s.name)
         if s.item is not None and s.item not in START_ITEMS:
-            problems.append(f"{where}: item {s.item!r} must be one of {', '.join(START_ITEMS)}")
+            issues.append(Issue(subject, f"item {s.item!r} must be one of {', '.join(START_ITEMS)}"))
         if s.kind == "stove" and s.item == "plate":
-            problems.append(f"{where}: a stove holds only a pot or a pan")
+            issues.append(Issue(subject, "a stove holds only a pot or a pan"))
         if s.kind == "dispenser" and not s.provides:
-            problems.append(f"{where}: a dispenser needs 'provides'")
+            issues.append(Issue(subject, "a dispenser needs 'provides'"))
         if not level.in_bounds(s.pos):
-            problems.append(f"{where}: ({s.x}, {s.y}) is outside the grid")
-    for a in level.agents:
-        if not level.is_floor(a.pos):
-            problems.append(f"agents[{a.name}]: starts on ({a.x}, {a.y}), which is not floor")
+            issues.append(Issue(subject, f"({s.x}, {s.y}) is outside the grid"))
+        if s.pos in taken:
+            issues.append(Issue(subject, f"({s.x}, {s.y}) already holds another station or a wall"))
+        taken.add(s.pos)
+    return issues
+
+
+def _agent_issues(level: Level) -> list[Issue]:
+    issues = [Issue(("agent", i), f"starts on ({a.x}, {a.y}), which is not floor")
+              for i, a in enumerate(level.agents) if not level.is_floor(a.pos)]
     if len(set(level.agent_names)) != len(level.agents):
-        problems.append("agents: two agents share a name")
-    if problems:
-        return problems
+        issues.append(Issue(("level", "agents"), "two agents share a name"))
+    if not level.agents:
+        issues.append(Issue(("level", "agents"), "a level needs at least one agent"))
+    return issues
+
+
+def _reach_issues(level: Level) -> list[Issue]:
+    """A station no agent can stand next to can never be used (split kitchens are fine)."""
     reach: set = set()
     for a in level.agents:
         reach |= set(level.distances(a.pos))
-    for s in level.stations:
-        if not any(n in reach for n in level.neighbours(s.pos)):
-            problems.append(f"tiles[{s.name}]: no agent can reach a tile next to it")
-    for name in level.orders:
-        if name not in level.recipe_book:
-            problems.append(f"orders: no recipe for {name!r}")
-    return problems
+    return [Issue(("station", i), "no agent can reach a tile next to it")
+            for i, s in enumerate(level.stations) if not any(n in reach for n in level.neighbours(s.pos))]
+
+
+def level_issues(level: Level) -> list[Issue]:
+    """Problems that make the level unplayable (empty when it is fine)."""
+    issues = _station_issues(level) + _agent_issues(level)
+    if level.rules not in RULESETS:
+        issues.append(Issue(("level", "rules"), f"unknown rule set {level.rules!r} "
+                            f"(choose {' or '.join(RULESETS)})"))
+    if issues:
+        return issues
+    issues += _reach_issues(level)
+    issues += [Issue(("orders", i), f"no recipe for {name!r}") for i, name in enumerate(level.orders)
+               if name not in level.recipe_book]
+    return issues
+
+
+def _where(level: Level, subject: tuple[str, int | str]) -> str:
+    kind, key = subject
+    if kind == "station":
+        return f"tiles[{level.stations[int(key)].name}]"
+    if kind == "agent":
+        return f"agents[{level.agents[int(key)].name}]"
+    return f"orders[{key}]" if kind == "orders" else str(key)
+
+
+def check_level(level: Level) -> list[str]:
+    """The problems of `level_issues`, each prefixed with the map field it is about."""
+    return [f"{_where(level, i.subject)}: {i.message}" for i in level_issues(level)]

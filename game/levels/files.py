@@ -1,0 +1,61 @@
+"""Finding level files on disk and checking them in bulk."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .errors import LevelError
+from .paracook import level_from_paracook
+from .validate import check_level
+
+
+def level_files(paths: list[Path]) -> list[Path]:
+    """The files given, folders searched recursively for YAML levels (ParaCook maps only when named)."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise FileNotFoundError(f"{p}: no such file or directory")
+    return out
+
+
+def file_problems(path: Path) -> LevelError | None:
+    """The error loading a level file gives, or None when it is fine. A ParaCook map (JSON) is
+    checked as a kitchen, since its orders live elsewhere."""
+    from . import load_level
+
+    try:
+        if path.suffix.lower() == ".json":
+            _check_map(path)
+        else:
+            load_level(path)
+    except LevelError as e:
+        return e
+    return None
+
+
+def _check_map(path: Path) -> None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise LevelError(str(path), [f"cannot read the file ({e.strerror or e})"]) from None
+    except json.JSONDecodeError as e:
+        where = f"line {e.lineno}, column {e.colno}"
+        raise LevelError(str(path), [f"{where}: not valid JSON ({e.msg})"]) from None
+    problems = check_level(level_from_paracook(data, str(path)))
+    if problems:
+        raise LevelError(str(path), problems)
+
+
+def validate_files(paths: list[Path]) -> dict[Path, str]:
+    """Path -> error message for every broken level file."""
+    errors = {}
+    for path in paths:
+        error = file_problems(path)
+        if error is not None:
+            errors[path] = str(error)
+    return errors

@@ -1,0 +1,74 @@
+"""Named sets of level files: the 360-task benchmark suite, its subsets, and the tutorials."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .catalog import LEVELS_DIR
+from .task import DIFFICULTY
+
+SUITE_DIR = LEVELS_DIR / "suite"
+TUTORIAL_DIR = LEVELS_DIR / "tutorial"
+CATEGORIES = ("burger", "burrito", "pasta", "salad", "sashimi", "sushi")
+SEEDS = (42, 84, 126, 128, 256)
+AGENT_COUNTS = (1, 2, 3)
+ORDER_COUNTS = (1, 2, 3, 4)
+# The human study: 2 agents; seeds 42, 84, 126 with 2 orders, and seed 42 with 3 orders.
+HUMAN_STUDY = ((42, 2), (84, 2), (126, 2), (42, 3))
+
+SUITES = {
+    "suite": "the 360 benchmark tasks (6 categories x 5 seeds x 1-3 agents x 1-4 orders)",
+    "human24": "the 24 tasks of the human study (2 agents, all categories)",
+    "tutorial": "small kitchens that teach the rules one at a time",
+    **{d: f"the {d} benchmark tasks ({' and '.join(c for c in CATEGORIES if DIFFICULTY[c] == d)})"
+       for d in ("easy", "medium", "hard")},
+    **{c: f"the {c} benchmark tasks" for c in CATEGORIES},
+}
+
+
+@dataclass(frozen=True)
+class SuiteTask:
+    category: str
+    seed: int
+    agents: int
+    orders: int
+
+    @property
+    def id(self) -> str:
+        return f"{self.category}/seed_{self.seed}/agent_num_{self.agents}/orders_num_{self.orders}"
+
+    @property
+    def difficulty(self) -> str:
+        return DIFFICULTY[self.category]
+
+    def path(self, root: Path = SUITE_DIR) -> Path:
+        return root / f"{self.id}.yaml"
+
+
+def suite_tasks() -> list[SuiteTask]:
+    return [SuiteTask(c, s, a, n) for c in CATEGORIES for s in SEEDS
+            for a in AGENT_COUNTS for n in ORDER_COUNTS]
+
+
+def _natural(path: Path) -> list:
+    return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path.as_posix())]
+
+
+def suite_levels(name: str) -> list[Path]:
+    """The level files of a named suite (see SUITES), or every YAML level under a directory."""
+    tasks = suite_tasks()
+    if name == "suite":
+        return [t.path() for t in tasks]
+    if name == "human24":
+        return [t.path() for t in tasks if t.agents == 2 and (t.seed, t.orders) in HUMAN_STUDY]
+    if name == "tutorial":
+        return sorted(TUTORIAL_DIR.glob("*.yaml"), key=_natural)
+    if name in ("easy", "medium", "hard"):
+        return [t.path() for t in tasks if t.difficulty == name]
+    if name in CATEGORIES:
+        return [t.path() for t in tasks if t.category == name]
+    if Path(name).is_dir():
+        return sorted((p for p in Path(name).rglob("*") if p.suffix in (".yaml", ".yml")), key=_natural)
+    raise ValueError(f"no suite called {name!r} (suites: {', '.join(SUITES)}; or a directory of levels)")

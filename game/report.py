@@ -1,0 +1,239 @@
+"""The benchmark's metrics (RULES.md "Metrics") with 95% confidence intervals, and their tables.
+
+Pure functions over `Run`s (one result of one task); reading result files is report_files.py.
+SR = successes / tasks; pOCT = mean over tasks of OCT (success) or T_max (failure); nOCT = mean
+over successes of OCT / T_max; pMD pools (task, agent) entries: moving time on success, D_max / M
+on failure; AU pools the agents of successful tasks: (execution - waiting) / execution.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from statistics import NormalDist
+from typing import Any
+
+from game.engine.metrics import utilisation
+
+METRICS = ("SR", "pOCT", "nOCT", "pMD", "AU")
+UNITS = {"SR": "%", "pOCT": "time", "nOCT": "% of T_max", "pMD": "tiles", "AU": "%"}
+GROUPINGS = ("difficulty", "category", "agents", "orders")
+GROUP_ORDER = {
+    "difficulty": ["easy", "medium", "hard"],
+    "category": ["sashimi", "salad", "pasta", "burrito", "sushi", "burger"],
+}
+CONFIDENCE = 0.95
+ALL = "all"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One result of one task, with what the metrics need."""
+
+    label: str  # who or what produced it (human, a model and method, the solver)
+    task: dict[str, Any]  # id, category, difficulty, agents, orders, seed
+    done: bool
+    time: float
+    t_max: float
+    d_max: float
+    moving: dict[str, float] = field(default_factory=dict)
+    execution: dict[str, float] = field(default_factory=dict)
+    waiting: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def agent_count(self) -> int:
+        return int(self.task.get("agents") or len(self.moving) or 1)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    value: float  # NaN when there is nothing to average
+    low: float  # NaN when no interval can be given (fewer than two samples)
+    high: float
+    n: int
+
+    def to_dict(self, digits: int = 4) -> dict[str, Any]:
+        def r(x: float) -> float | None:
+            return None if math.isnan(x) else round(x, digits)
+
+        return {"value": r(self.value), "low": r(self.low), "high": r(self.high), "n": self.n}
+
+
+# -- statistics ---------------------------------------------------------------------------------
+
+def _t_pdf(x: float, df: int) -> float:
+    c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+    return math.exp(c - (df + 1) / 2 * math.log1p(x * x / df))
+
+
+def _t_cdf_upper_half(x: float, df: int, steps: int = 400) -> float:
+    """P(0 <= T <= x) by Simpson's rule (the density is smooth, so this is accurate to ~1e-8)."""
+    h = x / steps
+    total = _t_pdf(0, df) + _t_pdf(x, df)
+    total += sum((4 if i % 2 else 2) * _t_pdf(i * h, df) for i in range(1, steps))
+    return total * h / 3
+
+
+@lru_cache(maxsize=256)
+def t_quantile(p: float, df: int) -> float:
+    """The p-quantile (p > 0.5) of Student's t with df degrees of freedom."""
+    if df > 200:
+        return NormalDist().inv_cdf(p)
+    lo, hi = 0.0, 1.0
+    while 0.5 + _t_cdf_upper_half(hi, df) < p:
+        lo, hi = hi, hi * 2
+    for _ in range(50):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if 0.5 + _t_cdf_upper_half(mid, df) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+def mean_ci(values: list[float], confidence: float = CONFIDENCE) -> Estimate:
+    """Mean with a Student-t interval."""
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = sum(values) / n
+    if n == 1:
+        return Estimate(mean, math.nan, math.nan, 1)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = t_quantile(0.5 + confidence / 2, n - 1) * sd / math.sqrt(n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
+    """A proportion (x 100) with its Wilson score interval, sound even at 0% and 100%."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2)
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return Estimate(100 * p, 100 * max(0.0, centre - half), 100 * min(1.0, centre + half), n)
+
+
+# -- the metrics --------------------------------------------------------------------------------
+
+def success_rate(runs: list[Run]) -> Estimate:
+    return wilson(sum(r.done for r in runs), len(runs))
+
+
+def penalised_oct(runs: list[Run]) -> Estimate:
+    return mean_ci([r.time if r.done else r.t_max for r in runs])
+
+
+def normalised_oct(runs: list[Run]) -> Estimate:
+    return mean_ci([100 * r.time / r.t_max for r in runs if r.done and r.t_max > 0])
+
+
+def penalised_md(runs: list[Run]) -> Estimate:
+    values: list[float] = []
+    for r in runs:
+        if r.done:
+            values += list(r.moving.values())
+        else:
+            values += [r.d_max / r.agent_count] * r.agent_count
+    return mean_ci(values)
+
+
+def agent_utilisation(runs: list[Run]) -> Estimate:
+    e = mean_ci([100 * utilisation(r.execution.get(a, 0), r.waiting.get(a, 0))
+                 for r in runs if r.done for a in r.execution])
+    return Estimate(e.value, max(0.0, e.low), min(100.0, e.high), e.n) if e.n > 1 else e
+
+
+METRIC_FUNCTIONS: dict[str, Callable[[list[Run]], Estimate]] = {
+    "SR": success_rate, "pOCT": penalised_oct, "nOCT": normalised_oct,
+    "pMD": penalised_md, "AU": agent_utilisation,
+}
+
+
+def metrics(runs: list[Run]) -> dict[str, Estimate]:
+    return {name: f(runs) for name, f in METRIC_FUNCTIONS.items()}
+
+
+# -- grouping and tables ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    by: str
+    group: str
+    tasks: int
+    metrics: dict[str, Estimate]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run": self.label, "by": self.by, "group": self.group, "tasks": self.tasks,
+                "metrics": {k: v.to_dict() for k, v in self.metrics.items()}}
+
+
+def _group_key(by: str, group: str) -> tuple:
+    order = GROUP_ORDER.get(by, [])
+    if group == ALL:
+        return (2, 0, "")
+    if group in order:
+        return (0, order.index(group), "")
+    return (1, int(group) if group.isdigit() else 0, group)
+
+
+def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
+    """One row per (label, group), plus an `all` row per label, in a stable order."""
+    if by not in GROUPINGS:
+        raise ValueError(f"cannot group by {by!r} (choose {', '.join(GROUPINGS)})")
+    buckets: dict[str, dict[str, list[Run]]] = {}
+    for r in runs:
+        groups = buckets.setdefault(r.label, {})
+        groups.setdefault(str(r.task.get(by, "other")), []).append(r)
+        groups.setdefault(ALL, []).append(r)
+    rows = []
+    for label in sorted(buckets):
+        for group in sorted(buckets[label], key=lambda g: _group_key(by, g)):
+            members = buckets[label][group]
+            rows.append(Row(label, by, group, len(members), metrics(members)))
+    return rows
+
+
+def _cell(e: Estimate) -> str:
+    if math.isnan(e.value):
+        return "-"
+    if math.isnan(e.low):
+        return f"{e.value:.2f}"
+    return f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"
+
+
+def to_markdown(rows: list[Row]) -> str:
+    by = rows[0].by if rows else "group"
+    head = ["run", by, "tasks"] + [f"{m} ({UNITS[m]})" for m in METRICS]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        cells = [row.label, row.group, str(row.tasks)] + [_cell(row.metrics[m]) for m in METRICS]
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    lines.append(f"Values with {CONFIDENCE:.0%} confidence intervals (Wilson for SR, Student t otherwise).")
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(rows: list[Row]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["run", "by", "group", "tasks"] + [f"{m}{s}" for m in METRICS
+                                                        for s in ("", "_low", "_high", "_n")])
+    for row in rows:
+        values: list[Any] = []
+        for m in METRICS:
+            d = row.metrics[m].to_dict()
+            values += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
+        writer.writerow([row.label, row.by, row.group, row.tasks] + values)
+    return out.getvalue()
+
+
+def to_json(rows: list[Row]) -> str:
+    return json.dumps([r.to_dict() for r in rows], indent=2) + "\n"
+
+
+FORMATS: dict[str, Callable[[list[Row]], str]] = {"md": to_markdown, "csv": to_csv, "json": to_json}

@@ -1,0 +1,166 @@
+"""Reading result files into report Runs: our runners' results, replays, and ParaCook human results.
+
+A result is `result.to_dict()` plus "task" (task_info) and source fields (model, method, ...).
+ParaCook's human results have neither: their task comes from the path
+human/<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json, and T_max / D_max from the matching
+map and orders.json of the same data folder.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from game.engine import Level
+from game.engine.metrics import d_max, t_max
+from game.levels import LevelError, load_level
+from game.levels.task import DIFFICULTY, task_info
+from game.report import Run
+
+REPLAY_FORMAT = "paracook-kitchen-replay"
+PATH_TASK = re.compile(r"(?P<category>[a-z]+)/seed_(?P<seed>\d+)/agent_num_(?P<agents>\d+)/"
+                       r"orders_num_(?P<orders>\d+)\.json$")
+NEEDED = ("done", "time")
+
+
+class ResultError(ValueError):
+    """A result file that cannot be read; the message names the file, line and field."""
+
+
+def result_files(paths: list[Path]) -> list[Path]:
+    """The .json and .jsonl files given, directories searched recursively, in a stable order."""
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.suffix in (".json", ".jsonl") and f.is_file())
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise ResultError(f"{p}: no such file or directory")
+    return out
+
+
+def read_records(path: Path) -> list[tuple[str, Any]]:
+    """(where, object) for each JSON value in the file (a list counts item by item)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ResultError(f"{path}: cannot read the file ({e.strerror or e})") from None
+    if path.suffix == ".jsonl":
+        chunks = [(f"{path}:{n}", line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+    else:
+        chunks = [(str(path), text)]
+    records: list[tuple[str, Any]] = []
+    for where, chunk in chunks:
+        try:
+            data = json.loads(chunk)
+        except json.JSONDecodeError as e:
+            at = f"line {e.lineno}, column {e.colno}"
+            raise ResultError(f"{where}: {at}: not valid JSON ({e.msg})") from None
+        items = data if isinstance(data, list) else [data]
+        records += [(f"{where}[{i}]" if isinstance(data, list) else where, d) for i, d in enumerate(items)]
+    return records
+
+
+def is_result(data: Any) -> bool:
+    return isinstance(data, dict) and (data.get("format") == REPLAY_FORMAT or all(k in data for k in NEEDED))
+
+
+def label_of(data: dict[str, Any], path: Path) -> str:
+    """Who produced a result: its method and model, its source kind, or `human` for ParaCook's."""
+    source = data.get("source") if isinstance(data.get("source"), dict) else {}
+    parts = [str(x) for x in (data.get("method") or source.get("method"),
+                              data.get("model") or source.get("model")) if x]
+    if parts:
+        return " ".join(parts)
+    if source.get("kind"):
+        return str(source["kind"])
+    return "human" if "human" in path.parts else "results"
+
+
+def task_from_path(path: Path) -> dict[str, Any] | None:
+    m = PATH_TASK.search(path.as_posix())
+    if not m:
+        return None
+    cat, seed, agents, orders = m["category"], int(m["seed"]), int(m["agents"]), int(m["orders"])
+    return {"id": f"{cat}/seed_{seed}/agent_num_{agents}/orders_num_{orders}", "category": cat,
+            "difficulty": DIFFICULTY.get(cat, "other"), "agents": agents, "orders": orders, "seed": seed}
+
+
+@lru_cache(maxsize=512)
+def _paracook_level(root: Path, task_id: str) -> Level:
+    cat, seed, agents, orders = task_id.split("/")
+    orders_table = json.loads((root / "orders.json").read_text(encoding="utf-8"))
+    key = f"{cat}/{seed}/{orders}"
+    if key not in orders_table:
+        raise ResultError(f"{root / 'orders.json'}: no entry {key!r}")
+    return load_level(root / "maps" / cat / seed / f"{agents}.json", orders=orders_table[key])
+
+
+def bounds_from_path(path: Path, task_id: str) -> tuple[int, int] | None:
+    """T_max and D_max of a ParaCook result file, from the map and orders next to its folder."""
+    parts = path.resolve().parts
+    if "human" not in parts:
+        return None
+    root = Path(*parts[: len(parts) - 1 - parts[::-1].index("human")])
+    if not (root / "orders.json").is_file():
+        return None
+    try:
+        level = _paracook_level(root, task_id)
+    except (LevelError, OSError, json.JSONDecodeError) as e:
+        raise ResultError(f"{path}: cannot load its kitchen to compute T_max ({e})") from None
+    return t_max(level), d_max(level)
+
+
+def _numbers(data: dict[str, Any], key: str, where: str) -> dict[str, float]:
+    v = data.get(key, {})
+    if not isinstance(v, dict) or not all(isinstance(x, int | float) for x in v.values()):
+        raise ResultError(f"{where}: field {key!r} must map each agent to a number")
+    return {str(a): float(x) for a, x in v.items()}
+
+
+def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
+    """One Run from a result or a replay; raises ResultError naming the field at fault."""
+    label = label_of(data, path)
+    if data.get("format") == REPLAY_FORMAT:
+        try:
+            level = Level.from_dict(data["level"])
+            result = dict(data["result"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise ResultError(f"{where}: a damaged replay ({e})") from None
+        result.setdefault("task", task_info(level))
+        result.setdefault("t_max", t_max(level))
+        result.setdefault("d_max", d_max(level))
+        data = result
+    task = data.get("task") if isinstance(data.get("task"), dict) else task_from_path(path)
+    if task is None:
+        raise ResultError(f"{where}: no 'task' field and the path does not name one "
+                          "(<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json)")
+    if not isinstance(data.get("done"), bool) or not isinstance(data.get("time"), int | float):
+        raise ResultError(f"{where}: 'done' must be true/false and 'time' a number")
+    bounds = (data.get("t_max"), data.get("d_max"))
+    if not all(isinstance(b, int | float) for b in bounds):
+        bounds = bounds_from_path(path, str(task.get("id", "")))
+        if bounds is None:
+            raise ResultError(f"{where}: no 't_max'/'d_max' and no ParaCook kitchen to compute them from")
+    return Run(label=label, task=dict(task), done=data["done"], time=float(data["time"]),
+               t_max=float(bounds[0]), d_max=float(bounds[1]),
+               moving=_numbers(data, "agent_moving_time", where),
+               execution=_numbers(data, "agent_all_execution_time", where),
+               waiting=_numbers(data, "agent_waiting_time", where))
+
+
+def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:
+    """The runs in the given files and folders, and the files skipped as not being results."""
+    runs: list[Run] = []
+    skipped: list[str] = []
+    for f in result_files(paths):
+        for where, data in read_records(f):
+            if is_result(data):
+                runs.append(run_from_record(data, f, where))
+            else:
+                skipped.append(where)
+    return runs, skipped
