@@ -12,6 +12,9 @@ COMMANDS = (
     "game.commands.llm",
     "game.commands.levels",
     "game.commands.report",
+    "game.commands.play",
+    "game.commands.replay",
+    "game.commands.export",
 )
 
 

@@ -46,3 +46,20 @@ def ellipsize(text: str, width: int, size: int) -> str:
     while text and f.size(text + "…")[0] > width:
         text = text[:-1]
     return text + "…"
+
+
+def wrap(text: str, width: int, size: int) -> list[str]:
+    """Greedy word wrap to a pixel width (a word longer than width gets its own line)."""
+    f = font(size)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            trial = f"{line} {word}" if line else word
+            if f.size(trial)[0] <= width or not line:
+                line = trial
+            else:
+                lines.append(line)
+                line = word
+        lines.append(line)
+    return lines

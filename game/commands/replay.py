@@ -1,0 +1,60 @@
+"""`replay`: watch a saved run on a timeline; with two files, compare them side by side."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from game.replay import Replay, ReplayError, load_replay
+
+NAME = "replay"
+HELP = "Watch a saved replay (two replays of one level: compare them side by side)."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", help="a replay JSON (saved by play, run --replay, the LLM runner or the solver)")
+    p.add_argument("file2", nargs="?", help="a second replay of the same level: compare the two runs")
+    p.add_argument("--size", default="1440x900", metavar="WxH", help="window size (default 1440x900)")
+
+
+def load_all(paths: list[str]) -> list[Replay]:
+    """Every replay, or ReplayError for the first that cannot be opened."""
+    return [load_replay(p) for p in paths]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1440x900") from None
+    return (max(960, w), max(640, h))
+
+
+def run(args: argparse.Namespace) -> int:
+    paths = [args.file] + ([args.file2] if args.file2 else [])
+    try:
+        size = parse_size(args.size)
+        replays = load_all(paths)
+    except (ReplayError, ValueError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    from game.ui.screens.compare import level_difference
+
+    if len(replays) == 2:
+        why = level_difference(replays[0].level, replays[1].level)
+        if why:
+            print(f"error: cannot compare {paths[0]} and {paths[1]}: {why}", file=sys.stderr)
+            return 2
+    from game.ui.app import App, open_window
+
+    surface = open_window(size, "ParaCook Kitchen - replay")
+    if len(replays) == 2:
+        from game.ui.screens.compare import CompareScreen
+
+        screen = CompareScreen(replays[0], replays[1], labels=(paths[0], paths[1]))
+    else:
+        from game.ui.screens.replay import ReplayScreen
+
+        screen = ReplayScreen(replays[0], label=paths[0])
+    App(screen, surface).run()
+    return 0

@@ -1,0 +1,382 @@
+"""Side panels and bars of the replay views: scrub bar, metrics, action queues, error box,
+tooltips. Each draws into a Rect; the costly ones cache their text per state."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pygame
+
+from game.engine import ActionSpan, Timeline
+
+from . import palette as P
+from .gantt import action_text
+from .text import blit_text, ellipsize, font, wrap
+
+MOVING = P.ACTION_COLOURS["MoveTo"]
+PROCESSING = P.ACTION_COLOURS["Process"]
+WAITING = P.ACTION_COLOURS["Wait"]
+IDLE = (70, 72, 82)
+
+
+def num(x: Any) -> str:
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return f"{f:g}" if f.is_integer() else f"{f:.1f}"
+
+
+# -- tooltip --------------------------------------------------------------------------------
+def draw_tooltip(surface: pygame.Surface, pos: tuple[int, int], lines: Sequence[str], size: int = 16) -> None:
+    if not lines:
+        return
+    f = font(size)
+    w = max(f.size(line)[0] for line in lines) + 12
+    h = len(lines) * f.get_linesize() + 8
+    box = pygame.Rect(pos[0] + 16, pos[1] + 16, w, h)
+    box.clamp_ip(surface.get_rect())
+    if box.collidepoint(pos):
+        box.bottom = pos[1] - 8
+        box.clamp_ip(surface.get_rect())
+    pygame.draw.rect(surface, (17, 18, 22), box, border_radius=4)
+    pygame.draw.rect(surface, (120, 124, 136), box, 1, border_radius=4)
+    for i, line in enumerate(lines):
+        blit_text(surface, line, (box.x + 6, box.y + 4 + i * f.get_linesize()), size, P.TEXT)
+
+
+# -- scrub bar ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Marker:
+    time: float
+    colour: tuple[int, int, int]
+    label: str
+    row: int = 0  # compare view: 0 = top run, 1 = bottom run
+
+
+def run_markers(result: Mapping[str, Any], row: int = 0) -> list[Marker]:
+    """A marker per served order and one for the error, if any."""
+    out = [
+        Marker(float(t), P.OK, f"served {name} at t = {num(t)}", row)
+        for name, t in zip(result.get("finished_orders", []), result.get("served_times", []), strict=False)
+    ]
+    detail = result.get("error_detail")
+    if result.get("error"):
+        t = detail.get("time") if isinstance(detail, dict) else result.get("time", 0)
+        out.append(Marker(float(t or 0), P.ERROR, f"error at t = {num(t)}", row))
+    return out
+
+
+def scrub_track(rect: pygame.Rect) -> pygame.Rect:
+    return pygame.Rect(rect.x + 8, rect.centery - 4, rect.w - 16, 8)
+
+
+def scrub_time(rect: pygame.Rect, x: int, end: float) -> float:
+    track = scrub_track(rect)
+    return min(end, max(0.0, (x - track.x) / max(1, track.w) * end))
+
+
+def draw_scrub(
+    surface: pygame.Surface, rect: pygame.Rect, t: float, end: float, markers: Sequence[Marker] = ()
+) -> None:
+    """A track filled up to t, served-order (green) and error (red) markers, a round handle."""
+    end = max(end, 1e-9)
+    track = scrub_track(rect)
+    pygame.draw.rect(surface, P.PANEL_LIGHT, track, border_radius=4)
+    filled = track.copy()
+    filled.w = round(track.w * min(1.0, t / end))
+    pygame.draw.rect(surface, (86, 180, 233), filled, border_radius=4)
+    for m in markers:
+        x = track.x + round(track.w * min(1.0, m.time / end))
+        if m.row == 0:
+            tip, base = track.y - 1, track.y - 10
+        else:
+            tip, base = track.bottom + 1, track.bottom + 10
+        pygame.draw.polygon(surface, m.colour, [(x - 6, base), (x + 6, base), (x, tip)])
+        pygame.draw.polygon(surface, (15, 15, 15), [(x - 6, base), (x + 6, base), (x, tip)], 1)
+    hx = track.x + round(track.w * min(1.0, t / end))
+    pygame.draw.circle(surface, (15, 15, 15), (hx, track.centery), 9)
+    pygame.draw.circle(surface, (250, 250, 250), (hx, track.centery), 7)
+
+
+def marker_at(
+    rect: pygame.Rect, pos: tuple[int, int], end: float, markers: Sequence[Marker]
+) -> Marker | None:
+    track = scrub_track(rect)
+    for m in markers:
+        x = track.x + round(track.w * min(1.0, m.time / max(end, 1e-9)))
+        y = track.y - 6 if m.row == 0 else track.bottom + 6
+        if abs(pos[0] - x) <= 6 and abs(pos[1] - y) <= 7:
+            return m
+    return None
+
+
+# -- metrics --------------------------------------------------------------------------------
+def time_split(result: Mapping[str, Any], agent: str) -> dict[str, float]:
+    """The paper's time budget of one agent over the run: moving, processing, waiting, idle."""
+    moving = float(result.get("agent_moving_time", {}).get(agent, 0))
+    processing = float(result.get("agent_processing_time", {}).get(agent, 0))
+    waiting = float(result.get("agent_waiting_time", {}).get(agent, 0))
+    busy = float(result.get("agent_all_execution_time", {}).get(agent, moving + processing + waiting))
+    return {
+        "moving": moving,
+        "processing": processing,
+        "waiting": waiting,
+        "idle": max(0.0, float(result.get("time", 0)) - busy),
+    }
+
+
+def headline(result: Mapping[str, Any]) -> tuple[str, tuple[int, int, int]]:
+    served = len(result.get("finished_orders", []))
+    total = served + len(result.get("remaining_orders", []))
+    if result.get("done"):
+        return f"Success: {served}/{total} orders served, OCT {num(result.get('time', 0))}", P.OK
+    if result.get("error"):
+        return f"Failed at t = {num(result.get('time', 0))} ({served}/{total} served)", P.ERROR
+    return f"Unfinished: {served}/{total} orders served", P.COOKING
+
+
+class MetricsPanel:
+    """OCT, nOCT, MD, AU, the per-agent time budget and the served orders (cached per size)."""
+
+    def __init__(self, result: Mapping[str, Any], agents: Sequence[str]):
+        self.result = result
+        self.agents = list(agents)
+        self._cache: tuple[tuple[int, int], pygame.Surface] | None = None
+
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        if self._cache is None or self._cache[0] != rect.size:
+            self._cache = (rect.size, self._render(rect.size))
+        surface.blit(self._cache[1], rect.topleft)
+
+    def height_for(self, width: int) -> int:
+        n_orders = len(self.result.get("finished_orders", [])) + len(self.result.get("remaining_orders", []))
+        return 96 + 44 * len(self.agents) + 20 * n_orders + 26
+
+    def _render(self, size: tuple[int, int]) -> pygame.Surface:
+        r = self.result
+        img = pygame.Surface(size)
+        img.fill(P.PANEL)
+        w = size[0]
+        y = 6
+        text, colour = headline(r)
+        blit_text(img, ellipsize(text, w - 12, 19), (6, y), 19, colour, bold=True)
+        y += 24
+        oct_, tmax = float(r.get("time", 0)), float(r.get("t_max", 0) or 0)
+        line = f"OCT {num(oct_)}    T_max {num(tmax)}    D_max {num(r.get('d_max', 0))}"
+        if r.get("done") and tmax:
+            line += f"    nOCT {100 * oct_ / tmax:.1f}"
+        blit_text(img, line, (6, y), 16, P.TEXT)
+        y += 22
+        y = self._legend(img, y)
+        for i, agent in enumerate(self.agents):
+            y = self._agent_row(img, y, w, i, agent)
+        blit_text(img, "Orders", (6, y + 2), 16, P.TEXT_DIM, bold=True)
+        y += 22
+        for k, (name, t) in enumerate(
+            zip(r.get("finished_orders", []), r.get("served_times", []), strict=False)
+        ):
+            blit_text(img, f"{k + 1}. {name}", (12, y), 16, P.TEXT)
+            blit_text(img, f"served t = {num(t)}", (w - 8, y), 16, P.OK, anchor="topright")
+            y += 20
+        for name in r.get("remaining_orders", []):
+            blit_text(img, f"-  {name}", (12, y), 16, P.GREYED)
+            blit_text(img, "not served", (w - 8, y), 16, P.GREYED, anchor="topright")
+            y += 20
+        return img
+
+    def _legend(self, img: pygame.Surface, y: int) -> int:
+        x = 6
+        for label, colour in (
+            ("moving", MOVING),
+            ("processing", PROCESSING),
+            ("waiting", WAITING),
+            ("idle", IDLE),
+        ):
+            pygame.draw.rect(img, colour, pygame.Rect(x, y + 3, 10, 10))
+            x = blit_text(img, label, (x + 14, y), 15, P.TEXT_DIM).right + 12
+        return y + 22
+
+    def _agent_row(self, img: pygame.Surface, y: int, w: int, i: int, agent: str) -> int:
+        r = self.result
+        colour = P.agent_colour(i)
+        pygame.draw.circle(img, colour, (14, y + 8), 8)
+        blit_text(img, str(i + 1), (14, y + 8), 14, P.text_colour_on(colour), bold=True, anchor="center")
+        md = r.get("md", r.get("agent_moving_time", {})).get(agent, 0)
+        au = r.get("au", {}).get(agent)
+        au_text = f"   AU {100 * au:.1f}%" if isinstance(au, (int, float)) else ""
+        blit_text(img, f"{agent}   MD {num(md)}{au_text}", (28, y), 16, P.TEXT)
+        split = time_split(r, agent)
+        bar = pygame.Rect(28, y + 20, w - 36, 14)
+        total = sum(split.values()) or 1.0
+        x = bar.x
+        for key, c in (("moving", MOVING), ("processing", PROCESSING), ("waiting", WAITING), ("idle", IDLE)):
+            seg_w = round(bar.w * split[key] / total)
+            seg = pygame.Rect(x, bar.y, seg_w, bar.h)
+            pygame.draw.rect(img, c, seg)
+            label = num(split[key])
+            if seg_w > font(13).size(label)[0] + 4:
+                blit_text(img, label, seg.center, 13, P.text_colour_on(c), anchor="center")
+            x += seg_w
+        pygame.draw.rect(img, (15, 15, 15), bar, 1)
+        return y + 44
+
+
+# -- action queues --------------------------------------------------------------------------
+class QueuePanel:
+    """Every agent's plan with start-end times; the running action is lit, the error action red,
+    and the actions that never ran are greyed."""
+
+    ROW_H = 19
+
+    def __init__(
+        self,
+        plan: Mapping[str, Sequence[dict]],
+        timeline: Timeline,
+        agents: Sequence[str],
+        error_detail: Mapping[str, Any] | None = None,
+    ):
+        self.plan = plan
+        self.agents = list(agents)
+        self.error = (error_detail.get("agent"), error_detail.get("action_index")) if error_detail else None
+        self.spans: dict[tuple[str, int], ActionSpan] = {}
+        for s in timeline.spans:
+            self.spans[(s.agent, s.index)] = s
+        self.starts = {a: [s.start for s in timeline.spans if s.agent == a] for a in self.agents}
+        self.indexes = {a: [s.index for s in timeline.spans if s.agent == a] for a in self.agents}
+        self._cache: tuple[Any, pygame.Surface] | None = None
+
+    def current_index(self, agent: str, t: float) -> int:
+        """The index of the agent's latest action started at or before t (-1 before any)."""
+        k = bisect_right(self.starts[agent], t)
+        return self.indexes[agent][k - 1] if k else -1
+
+    def status(self, agent: str, index: int, t: float) -> str:
+        span = self.spans.get((agent, index))
+        if (agent, index) == self.error:
+            return "error"
+        if span is None:
+            return "never"
+        if span.start > t:
+            return "later"
+        if span.start <= t < span.end or span.start == span.end == t:
+            return "running"
+        return "done"
+
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect, t: float) -> None:
+        key = (
+            rect.size,
+            tuple(self.current_index(a, t) for a in self.agents),
+            tuple(self.status(a, self.current_index(a, t), t) for a in self.agents),
+        )
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, self._render(rect.size, t))
+        surface.blit(self._cache[1], rect.topleft)
+
+    def _render(self, size: tuple[int, int], t: float) -> pygame.Surface:
+        img = pygame.Surface(size)
+        img.fill(P.PANEL)
+        n = max(1, len(self.agents))
+        section_h = size[1] // n
+        for i, agent in enumerate(self.agents):
+            self._section(img, pygame.Rect(0, i * section_h, size[0], section_h), i, agent, t)
+        return img
+
+    def _section(self, img: pygame.Surface, rect: pygame.Rect, i: int, agent: str, t: float) -> None:
+        actions = list(self.plan.get(agent, []))
+        ran = sum(1 for k in range(len(actions)) if (agent, k) in self.spans)
+        colour = P.agent_colour(i)
+        pygame.draw.rect(img, colour, pygame.Rect(rect.x, rect.y + 2, 4, 18))
+        blit_text(
+            img, f"{agent}  ({ran}/{len(actions)} ran)", (rect.x + 10, rect.y + 2), 17, P.TEXT, bold=True
+        )
+        rows = max(1, (rect.h - 26) // self.ROW_H)
+        current = self.current_index(agent, t)
+        first = max(0, min(current - rows // 3, len(actions) - rows))
+        y = rect.y + 24
+        for k in range(first, min(len(actions), first + rows)):
+            self._row(
+                img, pygame.Rect(rect.x + 4, y, rect.w - 8, self.ROW_H - 1), agent, k, actions[k], t, colour
+            )
+            y += self.ROW_H
+
+    def _row(
+        self,
+        img: pygame.Surface,
+        r: pygame.Rect,
+        agent: str,
+        k: int,
+        action: dict,
+        t: float,
+        colour: tuple[int, int, int],
+    ) -> None:
+        status = self.status(agent, k, t)
+        span = self.spans.get((agent, k))
+        text_colour = P.TEXT
+        if status == "running":
+            pygame.draw.rect(img, tuple(c // 2 for c in colour), r, border_radius=3)
+            pygame.draw.rect(img, colour, r, 1, border_radius=3)
+        elif status == "error":
+            pygame.draw.rect(img, (110, 28, 26), r, border_radius=3)
+            pygame.draw.rect(img, P.ERROR, r, 1, border_radius=3)
+        elif status == "never":
+            text_colour = P.GREYED
+        elif status == "later":
+            text_colour = P.TEXT_DIM
+        if span is None:
+            times = "never ran"
+        elif span.status == "rejected":
+            times = f"rejected at {num(span.start)}"
+        else:
+            times = f"{num(span.start)}-{num(span.end)}"
+        right = blit_text(img, times, (r.right - 4, r.y + 2), 15, text_colour, anchor="topright")
+        label = ellipsize(f"{k:>2}  {action_text(action)}", right.x - r.x - 10, 15)
+        blit_text(img, label, (r.x + 4, r.y + 2), 15, text_colour)
+        if status == "never":
+            mid = r.centery
+            pygame.draw.line(img, P.GREYED, (r.x + 22, mid), (r.x + 22 + font(15).size(label)[0] - 20, mid))
+
+
+# -- error box ------------------------------------------------------------------------------
+def error_lines(result: Mapping[str, Any]) -> list[str]:
+    """The error's text, agent, action and time as short lines (empty for a clean run)."""
+    if not result.get("error"):
+        return []
+    d = result.get("error_detail") or {}
+    if not d:
+        return [f"Error: {result['error']}"]
+    lines = [
+        f"Error at t = {num(d.get('time', result.get('time', 0)))}: {d.get('kind', '')}",
+        f"{d.get('agent')} action {d.get('action_index')}: {action_text(d.get('action') or {})}",
+        str(d.get("reason", result.get("error"))),
+    ]
+    return lines
+
+
+def draw_error_box(
+    surface: pygame.Surface, rect: pygame.Rect, result: Mapping[str, Any], size: int = 16
+) -> int:
+    """Draw the error box at the top of rect; return the height used (0 when no error)."""
+    lines = error_lines(result)
+    if not lines:
+        return 0
+    wrapped: list[str] = []
+    for line in lines:
+        wrapped += wrap(line, rect.w - 16, size)
+    h = len(wrapped) * font(size).get_linesize() + 12
+    box = pygame.Rect(rect.x, rect.y, rect.w, h)
+    pygame.draw.rect(surface, (70, 22, 22), box, border_radius=4)
+    pygame.draw.rect(surface, P.ERROR, box, 2, border_radius=4)
+    for i, line in enumerate(wrapped):
+        blit_text(
+            surface,
+            line,
+            (box.x + 8, box.y + 6 + i * font(size).get_linesize()),
+            size,
+            (255, 225, 220),
+            bold=(i == 0),
+        )
+    return h
