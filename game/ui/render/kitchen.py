@@ -220,7 +220,7 @@ class KitchenRenderer:
                 blit_text(surface, f"{count}", badge.center, size, (255, 255, 255), anchor="center")
             if name == self.first_return and pending:
                 due = pending[0]
-                text = f"+1 in {_num(due - t)}" if t is not None else f"+1 at {_num(due)}"
+                text = f"+1 in {_num(max(0, due - t))}" if t is not None else f"+1 at {_num(due)}"
                 size = fit_size(text, n - 4, max(9, int(n * 0.22)), 7)
                 img = font(size).render(text, True, (255, 255, 255))
                 box = img.get_rect(midtop=(top[0] + n // 2, top[1] + 2)).inflate(4, 2)
@@ -406,6 +406,9 @@ def _return_lines(level: Level, state: State, tile: Station, t: float | None) ->
     pending = state.get("pending_returns") or []
     if returns and tile.name == returns[0] and pending:
         due = ", ".join(_num(d) for d in pending)
-        soon = f" (next in {_num(pending[0] - t)})" if t is not None else ""
+        soon = ""
+        if t is not None:  # the engine delivers a due plate at its next event, so it can be overdue
+            overdue = " (due: arrives at the next event)"
+            soon = f" (next in {_num(pending[0] - t)})" if pending[0] > t else overdue
         lines.append(f"coming back at t = {due}{soon}")
     return lines
