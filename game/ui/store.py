@@ -162,22 +162,39 @@ def load_scores() -> dict[str, Any]:
     return data["levels"]
 
 
-def record_score(level: Level, result: Result, replay: Path | None = None) -> dict[str, Any]:
-    """Add a successful run to the local scoreboard; returns the stored entry."""
+def record_score(level: Level, result: Result, replay: Path | None = None,
+                 source: str = "human") -> dict[str, Any]:
+    """Add a successful run (by the player, or the built-in planner) to the local scoreboard."""
     levels = load_scores()
     key = level_key(level)
-    entry = {"time": result.time, "md": result.md, "au": result.au,
+    entry = {"time": result.time, "md": result.md, "au": result.au, "source": source,
              "when": time.strftime("%Y-%m-%d %H:%M:%S"), "replay": str(replay) if replay else None}
-    slot = levels.setdefault(key, {"title": level.title or level.name, "runs": []})
+    slot = levels.setdefault(key, {"title": level.title or level.name, "id": level.meta.get("id"),
+                                   "runs": []})
     slot["runs"].append(entry)
     write_json(scores_path(), {"version": 1, "levels": levels})
     return entry
 
 
-def best_time(level: Level, scores: dict[str, Any] | None = None) -> float | None:
+def best_time(level: Level, scores: dict[str, Any] | None = None, source: str = "human") -> float | None:
+    """The best recorded time on this level by the local player (or by the planner)."""
     runs = (load_scores() if scores is None else scores).get(level_key(level), {}).get("runs", [])
-    times = [r["time"] for r in runs if isinstance(r, dict) and isinstance(r.get("time"), (int, float))]
+    times = [r["time"] for r in runs if isinstance(r, dict) and isinstance(r.get("time"), (int, float))
+             and r.get("source", "human") == source]
     return min(times) if times else None
+
+
+def best_by_id(scores: dict[str, Any] | None = None) -> dict[str, float]:
+    """Level id (meta id, e.g. salad/seed_42/agent_num_2/orders_num_2) -> the player's best time."""
+    out: dict[str, float] = {}
+    for slot in (load_scores() if scores is None else scores).values():
+        if not isinstance(slot, dict) or not isinstance(slot.get("id"), str):
+            continue
+        times = [r["time"] for r in slot.get("runs", []) if isinstance(r, dict)
+                 and isinstance(r.get("time"), (int, float)) and r.get("source", "human") == "human"]
+        if times:
+            out[slot["id"]] = min(times + ([out[slot["id"]]] if slot["id"] in out else []))
+    return out
 
 
 # -- runs: replays and exported results ------------------------------------------------------------
@@ -232,3 +249,23 @@ def human_time(level: Level) -> float | None:
     if not PARACOOK_DIR.is_dir():
         return None
     return _human_index(str(PARACOOK_DIR)).get(content_digest(level))
+
+
+def human_reference(level: Level) -> tuple[float, str] | None:
+    """A human time to compare with: this exact kitchen from the ParaCook study, else the
+    study's time for the same task (category, seed, agents, orders) on the paper's kitchen."""
+    exact = human_time(level)
+    if exact is not None:
+        return exact, "ParaCook human study"
+    info = task_info(level)
+    path = (PARACOOK_DIR / "human" / str(info["category"]) / f"seed_{info['seed']}"
+            / f"agent_num_{info['agents']}" / f"orders_num_{info['orders']}.json")
+    if info["seed"] is None or not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not data.get("done") or not isinstance(data.get("time"), (int, float)):
+        return None
+    return data["time"], "ParaCook human study, same task on the paper's kitchen"

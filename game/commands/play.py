@@ -1,0 +1,66 @@
+"""`play`: open the window on a level, or on the level browser."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from game.engine import RULESETS
+
+NAME = "play"
+HELP = "Open the play window (the level browser when no LEVEL is given)."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("level", nargs="?", help="a level file (YAML, or a ParaCook map JSON with --orders)")
+    p.add_argument("--orders", nargs="+", metavar="DISH", help="dishes in order, for a ParaCook map")
+    p.add_argument("--rules", choices=sorted(RULESETS), help="rule set (default: the level's)")
+    p.add_argument("--plan", metavar="PLAN.json", help="start from this plan instead of the autosave")
+    p.add_argument("--size", metavar="WxH", default=None, help="window size, e.g. 1440x900")
+
+
+def run(args: argparse.Namespace) -> int:
+    from game.levels import LevelError, load_level
+    from game.ui import store
+
+    size = parse_size(args.size)
+    if size is None and args.size:
+        print(f"play: --size must look like 1440x900, got {args.size!r}", file=sys.stderr)
+        return 2
+    level = plan = None
+    if args.level:
+        try:
+            level = load_level(args.level, args.orders, args.rules)
+        except LevelError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        if args.plan:
+            try:
+                plan, _ = store.load_plan(args.plan, level)
+            except store.StoreError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
+    return open_window(level, plan, size)
+
+
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    w, _, h = text.lower().partition("x")
+    return (int(w), int(h)) if w.isdigit() and h.isdigit() else None
+
+
+def open_window(level, plan, size) -> int:
+    from game.ui.app import DEFAULT_SIZE, MIN_SIZE, App, open_window
+    from game.ui.screens.browser import BrowserScreen
+    from game.ui.screens.play import PlayScreen
+
+    size = size or DEFAULT_SIZE
+    size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
+    surface = open_window(size)
+    if level is None:
+        screen = BrowserScreen(size=size)
+    else:
+        screen = PlayScreen(level, plan, size=size)
+    App(screen, surface).run()
+    return 0

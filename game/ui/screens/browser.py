@@ -1,0 +1,327 @@
+"""The level browser: tutorials first, then the benchmark suite grouped by difficulty, category,
+agents and orders, each level with the player's best recorded time. Click a level to plan it."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from game.levels import LevelError, load_level
+from game.ui import store
+from game.ui.render import palette as P
+from game.ui.render import play_panels as panels
+from game.ui.render.text import blit_text, ellipsize
+
+BG = (24, 25, 31)
+TOP_H = 64
+BLOCK_W = 330
+ROW_H = 26
+DIFFICULTIES = ("easy", "medium", "hard")
+
+
+@dataclass
+class Item:
+    """One clickable level: where its file is, what to call it, its id in the scoreboard."""
+
+    path: Path
+    label: str
+    level_id: str
+    detail: str = ""
+    human: float | None = None
+    rect: pygame.Rect = field(default_factory=pygame.Rect)
+
+
+@dataclass
+class Block:
+    """A seeds x orders table of one category and agent count."""
+
+    title: str
+    seeds: list[int]
+    orders: list[int]
+    cells: dict[tuple[int, int], Item]
+    rect: pygame.Rect = field(default_factory=pygame.Rect)
+
+
+def tutorial_items() -> list[Item]:
+    try:
+        from game.levels.suite import suite_levels
+    except ImportError:
+        return []
+    items = []
+    for n, path in enumerate(suite_levels("tutorial"), 1):
+        try:
+            level = load_level(path)
+        except LevelError as e:
+            items.append(Item(path, f"{n}. {path.stem} (broken: {e})", path.stem))
+            continue
+        detail = f"{len(level.agents)} agent{'s' * (len(level.agents) > 1)}, {len(level.orders)} order" + (
+            "s" if len(level.orders) > 1 else "")
+        items.append(Item(path, f"{n}. {level.title or level.name}", str(level.meta.get("id") or path.stem),
+                          detail + "  -  " + " ".join(level.description.split())))
+    return items
+
+
+def suite_blocks() -> dict[str, list[Block]]:
+    """difficulty -> blocks (one per category and agent count) of the suite levels on disk."""
+    try:
+        from game.levels.suite import suite_tasks
+    except ImportError:
+        return {}
+    humans = _human_times()
+    out: dict[str, list[Block]] = {}
+    blocks: dict[tuple[str, int], Block] = {}
+    for task in suite_tasks():
+        path = task.path()
+        if not path.is_file():
+            continue
+        key = (task.category, task.agents)
+        if key not in blocks:
+            title = f"{task.category}  -  {task.agents} agent{'s' * (task.agents > 1)}"
+            blocks[key] = Block(title, [], [], {})
+            out.setdefault(task.difficulty, []).append(blocks[key])
+        block = blocks[key]
+        if task.seed not in block.seeds:
+            block.seeds.append(task.seed)
+        if task.orders not in block.orders:
+            block.orders.append(task.orders)
+        human = humans.get((task.category, task.seed, task.agents, task.orders))
+        block.cells[(task.seed, task.orders)] = Item(
+            path, f"{task.category}, seed {task.seed}, {task.agents} agents, {task.orders} orders", task.id,
+            human=human)
+    return {d: out[d] for d in DIFFICULTIES if d in out}
+
+
+def _human_times() -> dict[tuple[str, int, int, int], float]:
+    """(category, seed, agents, orders) -> the ParaCook human-study time, where it exists."""
+    root = store.PARACOOK_DIR / "human"
+    out = {}
+    for f in root.glob("*/seed_*/agent_num_*/orders_num_*.json") if root.is_dir() else ():
+        try:
+            data = json.loads(f.read_text(encoding="utf-8"))
+            key = (f.parts[-4], int(f.parts[-3][5:]), int(f.parts[-2][10:]), int(f.stem[11:]))
+        except (OSError, ValueError):
+            continue
+        if data.get("done") and isinstance(data.get("time"), (int, float)):
+            out[key] = data["time"]
+    return out
+
+
+class BrowserScreen:
+    """Lists the levels; picking one opens the play screen, which comes back here."""
+
+    def __init__(self, size: tuple[int, int] | None = None):
+        surface = pygame.display.get_surface()
+        self.size = size or (surface.get_size() if surface else (1440, 900))
+        self.tutorials = tutorial_items()
+        self.suite = suite_blocks()
+        self.scroll = 0
+        self.content_h = 0
+        self.mouse: tuple[int, int] | None = None
+        self.focus = 0
+        self.notice: tuple[str, list[str]] | None = None
+        self.best: dict[str, float] = {}
+        self._scores_mtime: float | None = -1.0
+        self._next: Any = self
+        self.refresh_scores()
+
+    # -- data -------------------------------------------------------------------------------------
+    def items(self) -> list[Item]:
+        out = list(self.tutorials)
+        for blocks in self.suite.values():
+            for block in blocks:
+                out += [block.cells[(s, o)] for s in block.seeds for o in block.orders
+                        if (s, o) in block.cells]
+        return out
+
+    def refresh_scores(self) -> None:
+        path = store.scores_path()
+        mtime = path.stat().st_mtime if path.exists() else None
+        if mtime != self._scores_mtime:
+            self._scores_mtime = mtime
+            self.best = store.best_by_id()
+
+    def open_item(self, item: Item) -> None:
+        from game.ui.screens.play import PlayScreen
+
+        try:
+            level = load_level(item.path)
+        except LevelError as e:
+            self.notice = ("This level cannot be opened", str(e).splitlines())
+            return
+        self._next = PlayScreen(level, back=self, size=self.size)
+
+    # -- Screen protocol ------------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        if self.notice is not None:
+            if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+                self.notice = None
+            return
+        if event.type == pygame.MOUSEWHEEL:
+            self.scroll_by(-event.y * 60)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            item = self.item_at(event.pos)
+            if item is not None:
+                self.open_item(item)
+        elif event.type == pygame.KEYDOWN:
+            self._on_key(event.key)
+
+    def _on_key(self, key: int) -> None:
+        items = self.items()
+        if not items:
+            return
+        step = {pygame.K_DOWN: 1, pygame.K_RIGHT: 1, pygame.K_TAB: 1, pygame.K_UP: -1, pygame.K_LEFT: -1}
+        if key in step:
+            self.focus = (self.focus + step[key]) % len(items)
+            self._show(items[self.focus].rect)
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.open_item(items[self.focus])
+        elif key == pygame.K_PAGEDOWN:
+            self.scroll_by(self.size[1] - TOP_H - 40)
+        elif key == pygame.K_PAGEUP:
+            self.scroll_by(-(self.size[1] - TOP_H - 40))
+        elif key == pygame.K_HOME:
+            self.scroll = 0
+        elif key == pygame.K_ESCAPE:
+            self._next = None
+
+    def update(self, dt: float) -> Any:
+        self.refresh_scores()
+        return self._next
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self._next = self
+        self.scroll_by(0)
+
+    def scroll_by(self, dy: int) -> None:
+        top = max(0, self.content_h - (self.size[1] - TOP_H))
+        self.scroll = min(top, max(0, self.scroll + dy))
+
+    def _show(self, rect: pygame.Rect) -> None:
+        """Scroll so a focused item (rect in screen coordinates) is on screen."""
+        if rect.top < TOP_H:
+            self.scroll_by(rect.top - TOP_H - 40)
+        elif rect.bottom > self.size[1]:
+            self.scroll_by(rect.bottom - self.size[1] + 40)
+
+    def item_at(self, pos: tuple[int, int]) -> Item | None:
+        if pos[1] < TOP_H:
+            return None
+        for item in self.items():
+            if item.rect.collidepoint(pos):
+                return item
+        return None
+
+    # -- drawing -----------------------------------------------------------------------------------------
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BG)
+        y = TOP_H + 16 - self.scroll
+        y = self._draw_tutorials(surface, y)
+        for difficulty, blocks in self.suite.items():
+            y = self._draw_difficulty(surface, y, difficulty, blocks)
+        if not self.tutorials and not self.suite:
+            blit_text(surface, "No levels found. `python main.py levels generate` writes the suite.",
+                      (24, y), 22, P.TEXT)
+        self.content_h = y + self.scroll - TOP_H + 20
+        self._draw_focus(surface)
+        self._draw_top(surface)
+        if self.notice is not None:
+            panels.draw_notice(surface, *self.notice)
+        else:
+            self._draw_tooltip(surface)
+
+    def _draw_top(self, surface: pygame.Surface) -> None:
+        pygame.draw.rect(surface, P.PANEL, (0, 0, self.size[0], TOP_H))
+        blit_text(surface, "ParaCook Kitchen", (20, 10), 34, P.TEXT, bold=True)
+        blit_text(surface, "Pick a level to plan: tutorials first, then the benchmark suite. Times are your "
+                  "best (h = the ParaCook human study). Wheel or PgUp/PgDn scrolls; arrows + Enter pick.",
+                  (20, 42), 17, P.TEXT_DIM)
+
+    def _draw_tutorials(self, surface: pygame.Surface, y: int) -> int:
+        if not self.tutorials:
+            return y
+        w = self.size[0] - 48
+        y = panels.heading(surface, "Tutorials", 24, y, w) + 4
+        for item in self.tutorials:
+            item.rect = pygame.Rect(24, y, w, 30)
+            hovered = self.mouse is not None and item.rect.collidepoint(self.mouse)
+            pygame.draw.rect(surface, P.PANEL_LIGHT if hovered else P.PANEL, item.rect, border_radius=6)
+            blit_text(surface, item.label, (item.rect.x + 12, item.rect.centery), 22, P.TEXT, bold=True,
+                      anchor="midleft")
+            best = self.best.get(item.level_id)
+            right = f"best {panels.fmt(best)}" if best is not None else "not played yet"
+            blit_text(surface, right, (item.rect.right - 12, item.rect.centery), 20,
+                      panels.SERVED if best is not None else P.TEXT_DIM, anchor="midright")
+            blit_text(surface, ellipsize(item.detail, w - 460, 17), (item.rect.x + 300, item.rect.centery),
+                      17, P.TEXT_DIM, anchor="midleft")
+            y += 34
+        return y + 16
+
+    def _draw_difficulty(self, surface: pygame.Surface, y: int, difficulty: str, blocks: list[Block]) -> int:
+        w = self.size[0] - 48
+        cats = sorted({b.title.split()[0] for b in blocks})
+        y = panels.heading(surface, f"{difficulty.capitalize()}  ({', '.join(cats)})", 24, y, w) + 6
+        bw = max(BLOCK_W, min(480, (w - 32) // 3))
+        per_row = max(1, (w + 16) // (bw + 16))
+        row_h, col, category = 0, 0, blocks[0].title.split()[0] if blocks else ""
+        for block in blocks:  # one category per row when the window is wide enough
+            if col == per_row or (block.title.split()[0] != category and col):
+                y, row_h, col = y + row_h + 16, 0, 0
+            category = block.title.split()[0]
+            row_h = max(row_h, self._draw_block(surface, 24 + col * (bw + 16), y, block, bw))
+            col += 1
+        return y + row_h + 28
+
+    def _draw_block(self, surface: pygame.Surface, x: int, y: int, block: Block, width: int) -> int:
+        h = 30 + 22 + ROW_H * len(block.seeds) + 6
+        block.rect = pygame.Rect(x, y, width, h)
+        pygame.draw.rect(surface, P.PANEL, block.rect, border_radius=8)
+        blit_text(surface, block.title, (x + 10, y + 7), 21, P.TEXT, bold=True)
+        cell_w = (width - 76) // max(1, len(block.orders))
+        for j, n in enumerate(block.orders):
+            blit_text(surface, f"{n} order{'s' * (n > 1)}", (x + 70 + j * cell_w + cell_w // 2, y + 32), 15,
+                      P.TEXT_DIM, anchor="midtop")
+        for i, seed in enumerate(block.seeds):
+            cy = y + 52 + i * ROW_H
+            blit_text(surface, f"seed {seed}", (x + 10, cy + ROW_H // 2), 16, P.TEXT_DIM, anchor="midleft")
+            for j, n in enumerate(block.orders):
+                item = block.cells.get((seed, n))
+                if item is not None:
+                    item.rect = pygame.Rect(x + 70 + j * cell_w, cy + 1, cell_w - 4, ROW_H - 3)
+                    self._draw_cell(surface, item)
+        return h
+
+    def _draw_cell(self, surface: pygame.Surface, item: Item) -> None:
+        hovered = self.mouse is not None and item.rect.collidepoint(self.mouse)
+        pygame.draw.rect(surface, (78, 82, 96) if hovered else P.PANEL_LIGHT, item.rect, border_radius=4)
+        if item.human is not None:
+            pygame.draw.rect(surface, panels.NEXT, item.rect, 1, border_radius=4)
+        best = self.best.get(item.level_id)
+        human = "h " + panels.fmt(item.human) if item.human else "-"
+        text = panels.fmt(best) if best is not None else human
+        colour = panels.SERVED if best is not None else (panels.NEXT if item.human else P.GREYED)
+        blit_text(surface, text, item.rect.center, 17, colour, bold=best is not None, anchor="center")
+
+    def _draw_focus(self, surface: pygame.Surface) -> None:
+        items = self.items()
+        if items and self.focus < len(items):
+            rect = items[self.focus].rect.inflate(4, 4)
+            pygame.draw.rect(surface, (255, 255, 255), rect, 2, border_radius=6)
+
+    def _draw_tooltip(self, surface: pygame.Surface) -> None:
+        item = self.item_at(self.mouse) if self.mouse else None
+        if item is None:
+            return
+        lines = [item.label]
+        best = self.best.get(item.level_id)
+        lines.append(f"your best: {panels.fmt(best)}" if best is not None else "you have not finished it yet")
+        if item.human is not None:
+            lines.append(f"ParaCook human study: {panels.fmt(item.human)} (on the paper's kitchen)")
+        lines.append("click to plan it")
+        panels.draw_tooltip(surface, self.mouse, lines)

@@ -1,0 +1,306 @@
+"""The play window driven headless (SDL dummy) through real events and the app's own loop."""
+
+from __future__ import annotations
+
+import json
+
+import pygame
+import pytest
+from test_editor import salad_level
+
+from game.engine import Action
+from game.levels import load_level
+from game.replay import load_replay
+from game.ui import store
+from game.ui.app import App
+from game.ui.render.palette import agent_colour
+from game.ui.screens.play import PlayScreen
+
+SIZE = (1440, 900)
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "data"))
+    monkeypatch.setenv(store.ENV_REPLAYS, str(tmp_path / "replays"))
+    return tmp_path
+
+
+def tutorial(n: int = 1):
+    suite = pytest.importorskip("game.levels.suite")
+    paths = suite.suite_levels("tutorial")
+    if len(paths) < n:
+        pytest.skip("the tutorial levels are not here")
+    return load_level(paths[n - 1])
+
+
+class Driver:
+    """Posts real pygame events and runs App.step() frames."""
+
+    def __init__(self, make_screen):
+        pygame.init()
+        self.surface = pygame.display.set_mode(SIZE)
+        pygame.event.clear()
+        self.app = App(make_screen(), self.surface)
+        self.step()
+
+    @property
+    def screen(self):
+        return self.app.screen
+
+    def step(self, frames: int = 1, dt: float = 1 / 60) -> None:
+        for _ in range(frames):
+            self.app.step(dt)
+
+    def post(self, kind: int, **fields) -> None:
+        pygame.event.post(pygame.event.Event(kind, **fields))
+
+    def tile_pixel(self, pos):
+        return self.screen.renderer.tile_center(self.screen.layout.kitchen, pos)
+
+    def click_at(self, pixel, button: int = 1) -> None:
+        self.post(pygame.MOUSEMOTION, pos=pixel, rel=(0, 0), buttons=(0, 0, 0))
+        self.post(pygame.MOUSEBUTTONDOWN, pos=pixel, button=button)
+        self.post(pygame.MOUSEBUTTONUP, pos=pixel, button=button)
+        self.step(2)
+
+    def click_tile(self, pos, button: int = 1) -> None:
+        self.click_at(self.tile_pixel(pos), button)
+
+    def click_station(self, name: str, button: int = 1) -> None:
+        self.click_tile(self.screen.level.station_by_name[name].pos, button)
+
+    def key(self, key: int, mod: int = 0, unicode: str = "") -> None:
+        self.post(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0)
+        self.post(pygame.KEYUP, key=key, mod=mod, unicode=unicode, scancode=0)
+        self.step()
+
+    def click_button(self, button) -> None:
+        self.click_at(button.rect.center)
+        self.step(2)
+
+    def pixel(self, pos) -> tuple[int, int, int]:
+        return tuple(self.surface.get_at(pos))[:3]
+
+    def agent_pixel_ok(self, agent: str, tile) -> bool:
+        """The agent's colour is drawn inside the given tile."""
+        screen = self.screen
+        point = screen.renderer.agent_points[agent]
+        top = screen.renderer.pixel_of_tile(screen.layout.kitchen, tile)
+        n = screen.renderer.tile
+        inside = top[0] <= point[0] < top[0] + n and top[1] <= point[1] < top[1] + n
+        colour = agent_colour(screen.level.agent_names.index(agent))
+        return inside and self.pixel(point) == colour
+
+
+def serve_first_salad(d: Driver) -> None:
+    """Tutorial 1 by mouse only: lettuce, chop, plate, serve."""
+    d.click_station("dispenser1")
+    d.click_station("chopping_board1")
+    d.click_station("chopping_board1", button=3)
+    d.click_station("table1")
+    d.click_station("chopping_board1")
+    d.click_station("serving_window")
+
+
+def test_tutorial_planned_by_mouse_serves_and_reaches_the_result_card(data_home):
+    level = tutorial(1)
+    d = Driver(lambda: PlayScreen(level, size=SIZE))
+    serve_first_salad(d)
+    ed = d.screen.editor
+    names = [(a.name, a.target) for a in ed.queues["agent1"]]
+    assert [n for n, _ in names if n != "MoveTo"] == [
+        "Interact", "Interact", "Process", "Interact", "Interact", "Interact"]
+    assert all(level.is_floor(t) for n, t in names if n == "MoveTo")
+    assert ed.result.done and ed.error is None
+    final = ed.result.timeline.states[-1]
+    assert final["served"] == [["salad_basic", ed.result.time]]
+    card = d.screen.card
+    assert card is not None and card.rows[0] == ("Completion time (OCT)", f"{ed.result.time:g}")
+    assert d.pixel(d.screen._card_rect().midleft) == (0, 158, 115)  # the card's green border
+    replay = load_replay(card.replay)
+    assert replay.result["time"] == ed.result.time and replay.source["kind"] == "human"
+    assert card.replay.parent == data_home / "replays"
+    assert store.best_time(level) == ed.result.time
+    # the agent is drawn where the engine says it stands at the end, and at its start at t = 0
+    d.key(pygame.K_ESCAPE)
+    assert d.screen.card is None
+    d.key(pygame.K_END)
+    end_pos = tuple(final["agents"]["agent1"]["pos"])
+    assert d.agent_pixel_ok("agent1", end_pos)
+    d.key(pygame.K_HOME)
+    assert d.screen.t == 0 and d.agent_pixel_ok("agent1", level.agents[0].pos)
+
+
+def test_error_shows_at_once_with_agent_action_reason_and_highlight():
+    level = tutorial(1)
+    d = Driver(lambda: PlayScreen(level, size=SIZE))
+    d.click_station("chopping_board1", button=3)  # Process on an empty board
+    ed = d.screen.editor
+    assert ed.error is not None and ed.error.agent == "agent1"
+    assert ed.queues["agent1"][ed.error.action_index].name == "Process"
+    status = d.screen.layout.status
+    assert d.pixel((status.x + 3, status.y + 3)) == (110, 30, 30)  # the red error line
+    rows = [r for r in d.screen.rows if r.index == ed.error.action_index]
+    assert rows and d.pixel((rows[0].rect.x + 20, rows[0].rect.y + 2)) == (120, 36, 36)
+    board = level.station_by_name["chopping_board1"].pos
+    top = d.screen.renderer.pixel_of_tile(d.screen.layout.kitchen, board)
+    assert d.pixel((top[0] + 2, top[1] + d.screen.renderer.tile // 2)) == (220, 50, 47)
+    d.key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    assert ed.error is None and ed.action_count == 0
+
+
+def test_keyboard_planning_agents_waits_selection_undo():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    ed = d.screen.editor
+    d.key(pygame.K_2, unicode="2")
+    assert ed.agent == "agent2"
+    d.key(pygame.K_TAB)
+    assert ed.agent == "agent1"
+    d.key(pygame.K_w, unicode="w")
+    d.key(pygame.K_3, unicode="3")
+    d.key(pygame.K_RETURN)
+    assert ed.queues["agent1"] == [Action("Wait", duration=3)]
+    d.click_tile((3, 2))
+    assert ed.queues["agent1"][1] == Action("MoveTo", (3, 2))
+    d.key(pygame.K_UP)
+    d.key(pygame.K_UP)
+    assert ed.selected == 0
+    d.key(pygame.K_EQUALS, unicode="=")
+    d.key(pygame.K_EQUALS, unicode="=")
+    assert ed.queues["agent1"][0].duration == 5
+    d.key(pygame.K_MINUS, unicode="-")
+    assert ed.queues["agent1"][0].duration == 4
+    d.post(pygame.MOUSEMOTION, pos=d.tile_pixel((1, 0)), rel=(0, 0), buttons=(0, 0, 0))
+    d.key(pygame.K_i, unicode="i")  # Interact with the dispenser under the mouse, before the Wait
+    assert [a.name for a in ed.queues["agent1"][:2]] == ["Interact", "Wait"]
+    d.key(pygame.K_DELETE)  # deletes the selected Wait
+    assert [a.name for a in ed.queues["agent1"]] == ["Interact", "MoveTo"]
+    d.key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    assert [a.name for a in ed.queues["agent1"]] == ["Interact", "Wait", "MoveTo"]
+    d.key(pygame.K_y, mod=pygame.KMOD_CTRL)
+    assert [a.name for a in ed.queues["agent1"]] == ["Interact", "MoveTo"]
+    d.key(pygame.K_F1)
+    assert d.screen.show_help
+    d.key(pygame.K_SLASH, mod=pygame.KMOD_SHIFT, unicode="?")
+    assert not d.screen.show_help
+
+
+def test_clicking_an_agent_selects_it_and_queue_rows_select_actions():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    ed = d.screen.editor
+    d.click_tile((4, 3))  # agent2 stands there
+    assert ed.agent == "agent2" and ed.action_count == 0
+    d.click_tile((4, 3))  # the selected agent's own tile: a MoveTo
+    d.click_tile((2, 2))
+    assert [a.target for a in ed.queues["agent2"]] == [(4, 3), (2, 2)]
+    row = next(r for r in d.screen.rows if r.agent == "agent2" and r.index == 1)
+    d.click_at(row.rect.center)
+    assert ed.selected == 1
+    d.click_station("sink")
+    assert [a.name for a in ed.queues["agent2"]] == ["MoveTo", "MoveTo", "Interact", "MoveTo"]
+    header = next(r for r in d.screen.rows if r.agent == "agent1" and r.index is None)
+    d.click_at(header.rect.center)
+    assert ed.agent == "agent1"
+
+
+def test_animation_walks_tile_by_tile_and_pauses():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_tile((5, 1))  # agent1 walks 4 tiles from (1,1)
+    screen = d.screen
+    assert screen.editor.result.time == 4
+    d.key(pygame.K_HOME)
+    d.key(pygame.K_SPACE)
+    assert screen.playing
+    t0 = screen.t  # the key's own frame already played 1/60 s
+    d.step(1, dt=1.0 / screen.speed)  # one more time unit
+    assert screen.t == pytest.approx(t0 + 1.0)
+    assert d.agent_pixel_ok("agent1", (2, 1))
+    d.key(pygame.K_SPACE)
+    paused = screen.t
+    d.step(5, dt=1.0)
+    assert not screen.playing and screen.t == paused
+    d.key(pygame.K_RIGHTBRACKET)
+    d.key(pygame.K_SPACE)
+    d.step(10, dt=1.0)
+    assert screen.t == 4 and not screen.playing
+    assert d.agent_pixel_ok("agent1", (5, 1))
+
+
+def test_scrub_bar_click_seeks():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_tile((5, 3))
+    screen = d.screen
+    end = screen.editor.result.time
+    from game.ui.render.play_panels import scrub_track
+
+    track = scrub_track(screen.layout.scrub)
+    d.click_at((track.x + track.w // 2, track.centery))
+    assert screen.t == pytest.approx(end / 2, abs=0.05)
+
+
+def test_save_and_open_through_the_file_dialog(data_home):
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_station("dispenser1")
+    plan = d.screen.editor.plan
+    d.key(pygame.K_s, mod=pygame.KMOD_CTRL)
+    dialog = d.screen.dialog
+    assert dialog is not None
+    d.click_button(dialog.ok_button)
+    path = d.screen.plan_path
+    assert not d.screen.dialog_open and path is not None and path.is_file()
+    assert json.loads(path.read_text())["plan"]["agent1"] == [{"action": "Interact", "target": "dispenser1"}]
+    d.key(pygame.K_DELETE)
+    assert d.screen.editor.action_count == 0
+    d.key(pygame.K_o, mod=pygame.KMOD_CTRL)
+    d.click_button(d.screen.dialog.ok_button)
+    assert d.screen.editor.plan == plan
+
+
+def test_a_plan_that_does_not_fit_is_refused_with_reasons(data_home):
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_station("dispenser1")
+    before = d.screen.editor.plan
+    bad = data_home / "other.json"
+    bad.write_text(json.dumps({"agent1": [{"action": "Interact", "target": "stove3"}],
+                               "agent7": [{"action": "Wait"}]}))
+    d.screen.load(bad)
+    d.step()
+    title, lines = d.screen.notice
+    assert title == "This plan does not fit the level"
+    text = "\n".join(lines)
+    assert "agent7: no such agent" in text and "Your current plan is unchanged." in text
+    assert d.screen.editor.plan == before
+    d.key(pygame.K_SPACE)
+    assert d.screen.notice is None
+
+
+def test_autosave_keeps_the_plan_across_a_close(data_home):
+    level = salad_level()
+    d = Driver(lambda: PlayScreen(level, size=SIZE))
+    d.click_station("dispenser1")
+    d.click_station("chopping_board1")
+    plan = d.screen.editor.plan
+    assert store.load_autosave(level) == plan  # saved after every edit, before any close
+    d.post(pygame.QUIT)
+    assert not d.app.step(1 / 60)
+    again = Driver(lambda: PlayScreen(level, size=SIZE))
+    assert again.screen.editor.plan == plan
+    assert "autosaved" in again.screen.message
+
+
+def test_levels_button_opens_the_browser_and_back():
+    level = tutorial(1)
+    from game.ui.screens.browser import BrowserScreen
+
+    d = Driver(lambda: BrowserScreen(size=SIZE))
+    browser = d.screen
+    first = browser.tutorials[0]
+    d.click_at(first.rect.center)
+    assert isinstance(d.screen, PlayScreen) and d.screen.level.title == level.title
+    serve_first_salad(d)
+    d.key(pygame.K_ESCAPE)
+    d.click_button(d.screen.buttons["back"])
+    assert d.screen is browser
+    d.step(2)
+    assert browser.best[first.level_id] == pytest.approx(store.best_time(level))
