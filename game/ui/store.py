@@ -57,6 +57,7 @@ def slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")[:60] or "level"
 
 
+@lru_cache(maxsize=256)
 def content_digest(level: Level) -> str:
     """A hash of what makes the task: grid, agents, tiles, orders and rules (not its name)."""
     m = level.to_paracook_map()
