@@ -114,7 +114,9 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return Estimate(100 * p, 100 * max(0.0, centre - half), 100 * min(1.0, centre + half), n)
+    low = 0.0 if successes == 0 else 100 * (centre - half)
+    high = 100.0 if successes == n else 100 * (centre + half)
+    return Estimate(100 * p, low, high, n)
 
 
 # -- the metrics --------------------------------------------------------------------------------

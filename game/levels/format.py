@@ -17,9 +17,10 @@
       SW: {station: serving_window}
       PR: {station: plate_return}
 
-`..` is floor, `##` a wall; every other cell is a legend key. A station or agent key is drawn once;
-a key whose value is `wall` may be drawn many times. The ParaCook map keeps the legend's order
-(stations, agents, then walls key by key, `##` last), each key's tiles in reading order.
+`..` is floor, `##` a wall; every other cell is a legend key. A station or agent key is drawn
+once (agents sharing a tile: `a1+a2`); a key whose value is `wall` may be drawn many times. The
+ParaCook map keeps the legend's order (stations, agents, then walls key by key, `##` last), each
+key's tiles in reading order.
 """
 
 from __future__ import annotations

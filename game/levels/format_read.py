@@ -26,7 +26,7 @@ class Key:
     token: str
     kind: str  # station | agent | wall
     line: int
-    names: list[str] = field(default_factory=list)  # station name, or agent names
+    names: list[str] = field(default_factory=list)  # the station's or agent's name
     provides: str | None = None
     item: str | None = None
     cells: list[tuple[int, int]] = field(default_factory=list)
@@ -143,8 +143,8 @@ def _legend(node: yaml.Node | None, problems: Problems) -> dict[str, Key]:
         return keys
     for token, key_node, entry in entries(node):
         where = f"legend.{token}"
-        if token in (FLOOR, WALL) or not token or any(c.isspace() for c in token):
-            problems.add(key_node, where, "a key is one word, and '..' and '##' are taken")
+        if token in (FLOOR, WALL) or not token or any(c.isspace() or c == "+" for c in token):
+            problems.add(key_node, where, "a key is one word without '+', and '..' and '##' are taken")
         elif token in keys:
             problems.add(key_node, where, f"given twice (first on line {keys[token].line})")
         else:
@@ -165,11 +165,10 @@ def _legend_entry(token: str, node: yaml.Node, where: str, problems: Problems) -
         problems.add(node, where, "must be a station name, 'wall', {station: ...} or {agent: ...}")
         return None
     if "agent" in v:
-        names = v["agent"] if isinstance(v["agent"], list) else [v["agent"]]
-        if len(v) != 1 or not names or not all(isinstance(a, str) for a in names):
-            problems.add(node, where, "an agent entry is {agent: NAME} or {agent: [NAME, ...]}")
+        if len(v) != 1 or not isinstance(v["agent"], str):
+            problems.add(node, where, "an agent entry is {agent: NAME}")
             return None
-        return Key(token, "agent", n, list(names))
+        return Key(token, "agent", n, [v["agent"]])
     unknown = [k for k in v if k not in STATION_KEYS]
     if unknown:
         problems.add(node, where, f"unknown field {unknown[0]!r} (a station has "
@@ -187,13 +186,19 @@ def _place(rows: list[tuple[int, list[str]]], width: int, keys: dict[str, Key],
     """Record each key's cells; returns the walls in map order."""
     plain_walls: list[tuple[int, int]] = []
     for y, (n, cells) in enumerate(rows):
-        for x, token in enumerate(cells[:width]):
-            if token == WALL:
-                plain_walls.append((x, y))
-            elif token in keys:
-                keys[token].cells.append((x, y))
-            elif token != FLOOR:
-                problems.add(n, f"grid row {y}, column {x}", f"{token!r} is not in the legend")
+        for x, cell in enumerate(cells[:width]):
+            where = f"grid row {y}, column {x}"
+            if cell in (WALL, FLOOR):
+                plain_walls += [(x, y)] if cell == WALL else []
+                continue
+            for token in cell.split("+") if "+" in cell else [cell]:
+                if token not in keys:
+                    problems.add(n, where, f"{token!r} is not in the legend")
+                elif "+" in cell and keys[token].kind != "agent":
+                    kind = keys[token].kind
+                    problems.add(n, where, f"only agents can share a cell ({token!r} is a {kind})")
+                else:
+                    keys[token].cells.append((x, y))
     for key in keys.values():
         if key.kind != "wall" and len(key.cells) != 1:
             count = "is not drawn in the grid" if not key.cells else f"is drawn {len(key.cells)} times"

@@ -92,15 +92,16 @@ def _cells(level: Level) -> tuple[dict[tuple[int, int], str], list[str]]:
         cells[pos] = token
         used.add(token)
 
-    groups: dict[tuple[int, int], list[str]] = {}
+    agent_cells: dict[tuple[int, int], list[str]] = {}
     for a in level.agents:
-        groups.setdefault(a.pos, []).append(a.name)
-    for pos, names in groups.items():
-        m = re.fullmatch(r"agent(\d)", names[0])
+        m = re.fullmatch(r"agent(\d)", a.name)
         token = "a" + m.group(1) if m and "a" + m.group(1) not in used else next(
             t for t in _spare_tokens("a") if t not in used)
-        draw(pos, token, f"agent {names[0]}")
-        legend.append(f"  {_key(token)}: {scalar({'agent': names if len(names) > 1 else names[0]})}")
+        used.add(token)
+        agent_cells.setdefault(a.pos, []).append(token)
+        legend.append(f"  {_key(token)}: {scalar({'agent': a.name})}")
+    for pos, tokens in agent_cells.items():
+        draw(pos, "+".join(tokens), f"agent {tokens[0]}")
     for s in level.stations:
         token = _station_token(s.name, s.kind, used)
         draw(s.pos, token, f"station {s.name}")

@@ -1,0 +1,186 @@
+"""The metrics report: the paper's human row, hand-checked failures, intervals, formats, files."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from game.cli import main
+from game.engine import parse_plan, simulate
+from game.levels import load_level
+from game.levels.task import task_info
+from game.replay import save_replay
+from game.report import (
+    Run,
+    mean_ci,
+    metrics,
+    report_rows,
+    t_quantile,
+    to_csv,
+    to_json,
+    to_markdown,
+    wilson,
+)
+from game.report_files import ResultError, load_runs
+
+PAPER_HUMAN_ROW = {  # Table 6: pOCT, nOCT, pMD, AU
+    "easy": (53.12, 21.07, 37.69, 91.62),
+    "medium": (81.50, 15.86, 64.50, 89.42),
+    "hard": (77.00, 15.83, 60.56, 91.68),
+}
+
+
+def test_human_results_give_the_papers_row(paracook_dir: Path):
+    runs, skipped = load_runs([paracook_dir / "human"])
+    assert len(runs) == 24 and skipped == []
+    rows = {r.group: r for r in report_rows(runs, "difficulty")}
+    for difficulty, expected in PAPER_HUMAN_ROW.items():
+        row = rows[difficulty]
+        got = tuple(round(row.metrics[m].value, 2) for m in ("pOCT", "nOCT", "pMD", "AU"))
+        assert got == expected, difficulty
+        assert row.tasks == 8 and row.metrics["SR"].value == 100
+    assert rows["all"].tasks == 24 and all(r.label == "human" for r in rows.values())
+
+
+def test_report_command_prints_the_human_row(paracook_dir: Path, capsys):
+    assert main(["report", str(paracook_dir / "human")]) == 0
+    out = capsys.readouterr().out
+    assert "| human | easy | 8 | 100.00 [67.56, 100.00] | 53.12 [" in out
+    assert "| 81.50 [" in out and "| 15.86 [" in out and "| 60.56 [" in out and "| 91.68 [" in out
+
+
+def _run(done: bool, time: float, moving: dict, execution: dict, waiting: dict, **task) -> Run:
+    return Run("m", {"difficulty": "easy", "category": "salad", "agents": len(moving), "orders": 2,
+                     **task}, done, time, t_max=100, d_max=80, moving=moving, execution=execution,
+               waiting=waiting)
+
+
+def test_failures_are_charged_as_rules_say():
+    ok = _run(True, 40, {"a": 10, "b": 20}, {"a": 40, "b": 30}, {"a": 10, "b": 0})
+    failed = _run(False, 12, {"a": 3, "b": 5}, {"a": 12, "b": 12}, {"a": 0, "b": 0})
+    m = metrics([ok, failed])
+    assert m["SR"].value == 50
+    assert m["pOCT"].value == (40 + 100) / 2  # a failure counts T_max
+    assert m["nOCT"].value == 40  # successes only: 40 / 100
+    assert m["pMD"].value == (10 + 20 + 40 + 40) / 4  # a failure: D_max / M per agent
+    assert m["AU"].value == pytest.approx((75 + 100) / 2)  # agents of successes only
+    assert (m["pMD"].n, m["AU"].n, m["nOCT"].n) == (4, 2, 1)
+
+
+def test_nothing_to_average_is_not_a_number():
+    failed = _run(False, 12, {"a": 3}, {"a": 12}, {"a": 0})
+    m = metrics([failed])
+    assert m["SR"].value == 0 and math.isnan(m["nOCT"].value) and math.isnan(m["AU"].value)
+    assert "| - |" in to_markdown(report_rows([failed]))
+
+
+def test_intervals():
+    assert t_quantile(0.975, 1) == pytest.approx(12.706, abs=1e-3)
+    assert t_quantile(0.975, 7) == pytest.approx(2.365, abs=1e-3)
+    assert t_quantile(0.975, 1000) == pytest.approx(1.960, abs=1e-3)
+    e = mean_ci([1, 2, 3, 4])
+    half = 3.182 * math.sqrt(5 / 3) / 2
+    assert (e.value, e.n) == (2.5, 4)
+    assert (e.low, e.high) == (pytest.approx(2.5 - half, abs=1e-3), pytest.approx(2.5 + half, abs=1e-3))
+    single = mean_ci([7])
+    assert single.value == 7 and math.isnan(single.low)
+    w = wilson(8, 8)
+    assert w.value == 100 and w.high == 100 and w.low == pytest.approx(67.56, abs=0.01)
+    assert wilson(0, 10).low == 0
+
+
+def test_grouping_and_formats():
+    runs = [_run(True, 30, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="hard", category="sushi"),
+            _run(False, 9, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="easy", category="salad"),
+            _run(True, 20, {"a": 1, "b": 2}, {"a": 1, "b": 2}, {"a": 0, "b": 0},
+                 difficulty="easy", category="salad")]
+    rows = report_rows(runs, "difficulty")
+    assert [(r.group, r.tasks) for r in rows] == [("easy", 2), ("hard", 1), ("all", 3)]
+    assert [r.group for r in report_rows(runs, "agents")] == ["1", "2", "all"]
+    table = list(csv.DictReader(io.StringIO(to_csv(rows))))
+    assert table[0]["group"] == "easy" and float(table[0]["SR"]) == 50 and table[1]["pOCT_low"] == ""
+    data = json.loads(to_json(rows))
+    assert data[2]["metrics"]["pOCT"]["value"] == pytest.approx((30 + 100 + 20) / 3, abs=1e-4)
+    with pytest.raises(ValueError, match="cannot group by"):
+        report_rows(runs, "colour")
+
+
+def _result_file(tmp_path: Path, name: str, **extra) -> Path:
+    level = load_level(Path("levels/tutorial/01_first_salad.yaml"))
+    plan = json.loads(Path("tests/data/tutorial_plans/01_first_salad.json").read_text())
+    data = simulate(level, plan).to_dict() | {"task": task_info(level), "plan": plan} | extra
+    path = tmp_path / name
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_runner_results_replays_and_labels(tmp_path: Path, capsys):
+    _result_file(tmp_path, "a.json", model="m1", method="cot")
+    _result_file(tmp_path, "b.json", model="m1", method="cot", done=False)
+    (tmp_path / "notes.json").write_text('{"hello": 1}')
+    level = load_level(Path("levels/tutorial/01_first_salad.yaml"))
+    plan = json.loads(Path("tests/data/tutorial_plans/01_first_salad.json").read_text())
+    parsed = parse_plan(plan, level.agent_names)
+    save_replay(tmp_path / "r.json", level, parsed, simulate(level, parsed, record=True), {"kind": "solver"})
+    runs, skipped = load_runs([tmp_path])
+    assert sorted(r.label for r in runs) == ["cot m1", "cot m1", "solver"]
+    assert skipped == [str(tmp_path / "notes.json")]
+    cot = [r for r in runs if r.label == "cot m1"]
+    assert metrics(cot)["pOCT"].value == (13 + 40) / 2  # the failure costs T_max = 40
+    assert main(["report", str(tmp_path), "--by", "orders", "--format", "csv"]) == 0
+    out = capsys.readouterr()
+    assert "cot m1,orders,1,2,50.0," in out.out and "skipped 1" in out.err
+
+
+def test_jsonl_and_lists(tmp_path: Path):
+    one = json.loads(_result_file(tmp_path, "x.json").read_text())
+    (tmp_path / "x.json").unlink()
+    (tmp_path / "batch.jsonl").write_text(json.dumps(one) + "\n\n" + json.dumps(one) + "\n")
+    (tmp_path / "list.json").write_text(json.dumps([one, one, one]))
+    runs, _ = load_runs([tmp_path])
+    assert len(runs) == 5
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"done": true, "time": 3', "line 1, column"),
+    ('{"done": "yes", "time": 3, "task": {"id": "x"}, "t_max": 1, "d_max": 1}', "'done' must be"),
+    ('{"done": true, "time": 3, "t_max": 1, "d_max": 1}', "no 'task' field"),
+    ('{"done": true, "time": 3, "task": {"id": "x"}}', "no 't_max'/'d_max'"),
+    ('{"done": true, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "agent_moving_time": [1]}',
+     "'agent_moving_time' must map"),
+])
+def test_bad_result_files_are_named(tmp_path: Path, content: str, message: str, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(ResultError, match=message):
+        load_runs([path])
+    assert main(["report", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "Traceback" not in err
+
+
+def test_report_without_results(tmp_path: Path, capsys):
+    assert main(["report", str(tmp_path)]) == 2
+    assert "no results" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "missing")]) == 2
+
+
+def test_plot(paracook_dir: Path, tmp_path: Path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "plot.png"
+    assert main(["report", str(paracook_dir / "human"), "--plot", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
+
+
+def test_plot_without_matplotlib(paracook_dir: Path, tmp_path: Path, monkeypatch, capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.delitem(sys.modules, "game.report_plot", raising=False)
+    assert main(["report", str(paracook_dir / "human"), "--plot", str(tmp_path / "p.png")]) == 2
+    assert "needs matplotlib" in capsys.readouterr().err
