@@ -62,8 +62,6 @@ def make_replay(tmp_path: Path, failed: bool = False, name: str | None = None) -
 def pg():
     pygame.init()
     pygame.display.set_mode((64, 64))
-    yield
-    pygame.quit()
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pygame
 
 _FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
+pygame.register_quit(_FONTS.clear)  # fonts die with pygame.quit(); a later init makes new ones
 
 
 def font(size: int, bold: bool = False) -> pygame.font.Font:
