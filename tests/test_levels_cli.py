@@ -21,6 +21,8 @@ legend:
 def test_validate_good_files_exits_0(capsys):
     assert main(["levels", "validate", "levels/tutorial", str(SUITE_DIR / "salad")]) == 0
     assert "65 level file(s) checked, 0 with errors" in capsys.readouterr().out
+    assert main(["levels", "validate", "levels"]) == 0  # every level; the dish catalog is skipped
+    assert "0 with errors" in capsys.readouterr().out
 
 
 def test_validate_broken_file_exits_1_with_lines(tmp_path: Path, capsys):

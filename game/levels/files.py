@@ -5,17 +5,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from .catalog import CATALOG_PATH
 from .errors import LevelError
 from .paracook import level_from_paracook
 from .validate import check_level
 
 
 def level_files(paths: list[Path]) -> list[Path]:
-    """The files given, folders searched recursively for YAML levels (ParaCook maps only when named)."""
+    """The files given, folders searched recursively for YAML levels (ParaCook maps only when named;
+    the dish catalog is not a level)."""
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file())
+            out += sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()
+                          and f.resolve() != CATALOG_PATH)
         elif p.is_file():
             out.append(p)
         else:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .catalog import LEVELS_DIR
+from .catalog import CATALOG_PATH, LEVELS_DIR
 from .task import DIFFICULTY
 
 SUITE_DIR = LEVELS_DIR / "suite"
@@ -70,5 +70,6 @@ def suite_levels(name: str) -> list[Path]:
     if name in CATEGORIES:
         return [t.path() for t in tasks if t.category == name]
     if Path(name).is_dir():
-        return sorted((p for p in Path(name).rglob("*") if p.suffix in (".yaml", ".yml")), key=_natural)
+        return sorted((p for p in Path(name).rglob("*") if p.suffix in (".yaml", ".yml")
+                       and p.resolve() != CATALOG_PATH), key=_natural)
     raise ValueError(f"no suite called {name!r} (suites: {', '.join(SUITES)}; or a directory of levels)")
