@@ -10,6 +10,7 @@ import sys
 COMMANDS = (
     "game.commands.run",
     "game.commands.llm",
+    "game.commands.abstract",
     "game.commands.levels",
     "game.commands.report",
     "game.commands.play",

@@ -1,0 +1,94 @@
+"""`abstract`: abstract scheduling tasks for an LLM, checked and scored against the CP-SAT optimum."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from game.planners.abstract import AbstractError, find_task_files, load_task, optimum, table
+from game.planners.llm.abstract_run import ABSTRACT_METHODS, AbstractRun, read_records
+from game.planners.llm.client import ChatClient, RetryPolicy
+from game.planners.llm.log import RunLog
+from game.planners.llm.runner import RunError, open_run_folder
+
+NAME = "abstract"
+HELP = "Abstract scheduling tasks: an LLM's answers scored (SR, pOCT, nOCT) against the optimum."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("tasks", nargs="+", metavar="TASK",
+                   help="task files (abstract/<cat>/seed_<s>/orders_num_<n>.json) or folders of them")
+    p.add_argument("--model", help="model name as the endpoint knows it")
+    p.add_argument("--optimum", action="store_true", help="only print each task's optimum (no model)")
+    p.add_argument("--method", choices=ABSTRACT_METHODS, default="io", help="io or cot (default io)")
+    p.add_argument("--agents", type=int, default=2, help="number of agents (default 2)")
+    p.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (default: OpenAI)")
+    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
+                   help="environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument("--concurrency", type=int, default=4, metavar="N", help="requests at once (default 4)")
+    p.add_argument("--attempts", type=int, default=3, help="tries per task, with feedback (default 3)")
+    p.add_argument("--temperature", type=float, help="sampling temperature (default: the endpoint's)")
+    p.add_argument("--max-tokens", type=int, help="cap on each reply's length")
+    p.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per request (default 600)")
+    p.add_argument("--retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
+    p.add_argument("--backoff", type=float, default=1.0, metavar="S", help="first retry delay (default 1)")
+    p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                   help="CP-SAT time per task; an optimum not proven by then is marked (default 10)")
+    p.add_argument("--out", metavar="runs/NAME", help="run folder (default runs/abstract-<model>-<method>)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.agents < 1 or args.attempts < 1 or args.concurrency < 1:
+        print("abstract: --agents, --attempts and --concurrency must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        tasks = [load_task(f, args.agents) for f in find_task_files(args.tasks)]
+    except AbstractError as e:
+        print(f"abstract: {e}", file=sys.stderr)
+        return 2
+    if args.optimum:
+        return print_optima(tasks, args.time_limit)
+    if not args.model:
+        print("abstract: give --model (or --optimum to only solve the tasks)", file=sys.stderr)
+        return 2
+    if not args.base_url and not os.environ.get(args.api_key_env):
+        print(f"abstract: no API key: set the environment variable {args.api_key_env}, "
+              f"or give --base-url for a local server", file=sys.stderr)
+        return 2
+    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in args.model)
+    out = Path(args.out or f"runs/abstract-{safe}-{args.method}")
+    try:
+        open_run_folder(out, {"kind": "abstract", "model": args.model, "method": args.method,
+                              "agents": args.agents, "base_url": args.base_url,
+                              "temperature": args.temperature, "attempts": args.attempts})
+    except RunError as e:
+        print(f"abstract: {e}", file=sys.stderr)
+        return 2
+    client = ChatClient(args.model, args.base_url, args.api_key_env, args.temperature, args.max_tokens,
+                        args.timeout, RetryPolicy(args.retries, args.backoff), RunLog(out / "log.jsonl"))
+    runner = AbstractRun(client, args.method, out, args.attempts, args.concurrency, not args.no_progress,
+                         args.time_limit)
+    try:
+        tally = asyncio.run(runner.run(tasks))
+    except KeyboardInterrupt:
+        print(f"interrupted: finished tasks are saved in {out}; run the same command to resume",
+              file=sys.stderr)
+        return 130
+    print(tally.line())
+    wanted = {t.id for t in tasks}
+    print(table([r for r in read_records(out) if r["task"]["id"] in wanted]))
+    print("SR in %; pOCT counts a failure as its upper bound; nOCT = OCT / optimum x 100 (successes)")
+    return 1 if tally.api_errors else 0
+
+
+def print_optima(tasks: list, time_limit: float) -> int:
+    print(f"{'task':36} {'agents':>6} {'optimum':>8} {'bound':>6}")
+    for task in tasks:
+        best = optimum(task, time_limit)
+        mark = "" if best.proven else "  (best found, not proven)"
+        print(f"{task.id:36} {task.agents:6d} {best.makespan:8d} {task.upper_bound():6d}{mark}")
+    return 0
