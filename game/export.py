@@ -59,12 +59,13 @@ class FrameRenderer:
 
         from game.ui.render.gantt import Gantt
         from game.ui.render.kitchen import KitchenRenderer
+        from game.ui.render.timeline_index import with_index
         from game.ui.screens.replay import error_time
 
         if not pygame.font.get_init():
             pygame.font.init()
         self.pygame = pygame
-        self.replay = replay
+        self.replay = replay = with_index(replay)
         self.kitchen = KitchenRenderer(replay.level, tile)
         kw, kh = self.kitchen.size
         self.width = _round_up(max(kw + 16, min_width))

@@ -265,3 +265,18 @@ def test_golden_replays_show_the_engine_state_at_every_event_time(surface, tmp_p
         app.step(0.0)
         assert screen.shown_state() == engine.state_at(t)
         agent_pixel_ok(screen, surface, t)
+
+
+def test_indexed_timeline_answers_exactly_like_the_timeline(tmp_path):
+    from game.ui.render.timeline_index import indexed
+
+    for failed in (False, True):
+        _, replay = make_replay(tmp_path, failed=failed)
+        slow = replay.timeline
+        fast = indexed(slow)
+        assert fast.times is slow.times and fast.spans is slow.spans
+        probes = [-1.0, *slow.times, *(t + 0.5 for t in slow.times), slow.end + 3]
+        for t in probes:
+            for agent in replay.level.agent_names:
+                assert fast.span_at(agent, t) is slow.span_at(agent, t), (failed, agent, t)
+                assert fast.position_at(agent, t) == slow.position_at(agent, t)

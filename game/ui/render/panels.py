@@ -247,7 +247,9 @@ class QueuePanel:
             self.spans[(s.agent, s.index)] = s
         self.starts = {a: [s.start for s in timeline.spans if s.agent == a] for a in self.agents}
         self.indexes = {a: [s.index for s in timeline.spans if s.agent == a] for a in self.agents}
+        self.ran = {a: sum((a, k) in self.spans for k in range(len(plan.get(a, [])))) for a in self.agents}
         self._cache: tuple[Any, pygame.Surface] | None = None
+        self._rows: dict[tuple, pygame.Surface] = {}
 
     def current_index(self, agent: str, t: float) -> int:
         """The index of the agent's latest action started at or before t (-1 before any)."""
@@ -286,58 +288,55 @@ class QueuePanel:
         return img
 
     def _section(self, img: pygame.Surface, rect: pygame.Rect, i: int, agent: str, t: float) -> None:
-        actions = list(self.plan.get(agent, []))
-        ran = sum(1 for k in range(len(actions)) if (agent, k) in self.spans)
+        actions = self.plan.get(agent, [])
         colour = P.agent_colour(i)
         pygame.draw.rect(img, colour, pygame.Rect(rect.x, rect.y + 2, 4, 18))
-        blit_text(
-            img, f"{agent}  ({ran}/{len(actions)} ran)", (rect.x + 10, rect.y + 2), 17, P.TEXT, bold=True
-        )
+        header = f"{agent}  ({self.ran[agent]}/{len(actions)} ran)"
+        blit_text(img, header, (rect.x + 10, rect.y + 2), 17, P.TEXT, bold=True)
         rows = max(1, (rect.h - 26) // self.ROW_H)
         current = self.current_index(agent, t)
         first = max(0, min(current - rows // 3, len(actions) - rows))
         y = rect.y + 24
         for k in range(first, min(len(actions), first + rows)):
-            self._row(
-                img, pygame.Rect(rect.x + 4, y, rect.w - 8, self.ROW_H - 1), agent, k, actions[k], t, colour
-            )
+            status = self.status(agent, k, t)
+            img.blit(self._row(agent, k, actions[k], status, rect.w - 8, colour), (rect.x + 4, y))
             y += self.ROW_H
 
-    def _row(
-        self,
-        img: pygame.Surface,
-        r: pygame.Rect,
-        agent: str,
-        k: int,
-        action: dict,
-        t: float,
-        colour: tuple[int, int, int],
-    ) -> None:
-        status = self.status(agent, k, t)
-        span = self.spans.get((agent, k))
-        text_colour = P.TEXT
+    def _row(self, agent: str, k: int, action: dict, status: str, width: int,
+             colour: tuple[int, int, int]) -> pygame.Surface:
+        """One queue row, drawn once per (action, status, width)."""
+        key = (agent, k, status, width)
+        img = self._rows.get(key)
+        if img is not None:
+            return img
+        if len(self._rows) > 4000:
+            self._rows.clear()
+        img = self._rows[key] = pygame.Surface((width, self.ROW_H - 1))
+        img.fill(P.PANEL)
+        r = img.get_rect()
+        text_colour = {"never": P.GREYED, "later": P.TEXT_DIM}.get(status, P.TEXT)
         if status == "running":
             pygame.draw.rect(img, tuple(c // 2 for c in colour), r, border_radius=3)
             pygame.draw.rect(img, colour, r, 1, border_radius=3)
         elif status == "error":
             pygame.draw.rect(img, (110, 28, 26), r, border_radius=3)
             pygame.draw.rect(img, P.ERROR, r, 1, border_radius=3)
-        elif status == "never":
-            text_colour = P.GREYED
-        elif status == "later":
-            text_colour = P.TEXT_DIM
-        if span is None:
-            times = "never ran"
-        elif span.status == "rejected":
-            times = f"rejected at {num(span.start)}"
-        else:
-            times = f"{num(span.start)}-{num(span.end)}"
-        right = blit_text(img, times, (r.right - 4, r.y + 2), 15, text_colour, anchor="topright")
-        label = ellipsize(f"{k:>2}  {action_text(action)}", right.x - r.x - 10, 15)
-        blit_text(img, label, (r.x + 4, r.y + 2), 15, text_colour)
+        right = blit_text(img, self._times(agent, k), (r.right - 4, 2), 15, text_colour, anchor="topright")
+        label = ellipsize(f"{k:>2}  {action_text(action)}", right.x - 10, 15)
+        blit_text(img, label, (4, 2), 15, text_colour)
         if status == "never":
-            mid = r.centery
-            pygame.draw.line(img, P.GREYED, (r.x + 22, mid), (r.x + 22 + font(15).size(label)[0] - 20, mid))
+            pygame.draw.line(img, P.GREYED, (22, r.centery), (4 + font(15).size(label)[0], r.centery))
+        return img
+
+    def _times(self, agent: str, k: int) -> str:
+        span = self.spans.get((agent, k))
+        if span is None:
+            return "never ran"
+        if span.status == "rejected":
+            return f"rejected at {num(span.start)}"
+        if span.status == "cut":
+            return f"{num(span.start)}-{num(span.end)} (cut)"
+        return f"{num(span.start)}-{num(span.end)}"
 
 
 # -- error box ------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from game.ui.render.gantt import Gantt, span_lines
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
 from game.ui.render.panels import Marker, draw_tooltip, error_lines, headline, num, run_markers
 from game.ui.render.text import blit_text, ellipsize
+from game.ui.render.timeline_index import with_index
 
 from .replay import HEADER_H, TRANSPORT_H, TimelineScreen, error_time, source_text
 
@@ -47,7 +48,7 @@ class Side:
     """One run of the comparison: its renderer, Gantt chart and rectangles."""
 
     def __init__(self, replay: Replay, label: str, end: float, row: int):
-        self.replay = replay
+        self.replay = replay = with_index(replay)
         self.label = label
         self.row = row
         self.error_at = error_time(replay.result)

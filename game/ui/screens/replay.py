@@ -36,6 +36,7 @@ from game.ui.render.panels import (
     scrub_time,
 )
 from game.ui.render.text import blit_text, ellipsize
+from game.ui.render.timeline_index import with_index
 
 THEME = str(Path(__file__).resolve().parents[1] / "theme.json")
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -282,7 +283,7 @@ class ReplayScreen(TimelineScreen):
     """One run: kitchen, Gantt chart, transport, metrics, error and queues."""
 
     def __init__(self, replay: Replay, back: Any = None, label: str = ""):
-        self.replay = replay
+        self.replay = replay = with_index(replay)
         self.label = label
         level, result, tl = replay.level, replay.result, replay.timeline
         agents = level.agent_names
