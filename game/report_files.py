@@ -35,12 +35,24 @@ def result_files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.suffix in (".json", ".jsonl") and f.is_file())
+            out += sorted(f for f in p.rglob("*") if f.suffix in (".json", ".jsonl") and f.is_file()
+                          and not _run_extra(f, p))
         elif p.is_file():
             out.append(p)
         else:
             raise ResultError(f"{p}: no such file or directory")
     return out
+
+
+def _run_extra(f: Path, top: Path) -> bool:
+    """In a runner's folder (one holding run.json) only results/ holds results; its replays and
+    request log would count twice or are no results at all."""
+    for folder in [f.parent, *f.parent.parents]:
+        if (folder / "run.json").is_file():
+            return not f.is_relative_to(folder / "results")
+        if folder == top:
+            return False
+    return False
 
 
 def read_records(path: Path) -> list[tuple[str, Any]]:
