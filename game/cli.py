@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 # Each module defines NAME, HELP, add_arguments(parser) and run(args) -> exit code.
@@ -19,32 +20,45 @@ COMMANDS = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_name(path: str) -> str:
+    return path.rsplit(".", 1)[1]
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with `only`, just that command's module is imported (fast start-up)."""
     parser = argparse.ArgumentParser(
         prog="main.py", description="A kitchen for time-efficient multi-agent planning."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for path in COMMANDS:
+        if only is not None and _command_name(path) != only:
+            continue
         module = importlib.import_module(path)
-        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        text = module.HELP.replace("%", "%%")  # argparse formats help strings
+        p = sub.add_parser(module.NAME, help=text, description=text)
         module.add_arguments(p)
         p.set_defaults(handler=module.run)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    argv = sys.argv[1:] if argv is None else argv
+    names = [_command_name(p) for p in COMMANDS]
+    if not argv and "play" in names:
+        argv = ["play"]
+    only = argv[0] if argv and argv[0] in names else None
+    args = build_parser(only).parse_args(argv)
     if args.command is None:
-        if "play" in parser._subparsers._group_actions[0].choices:  # type: ignore[union-attr]
-            return main(["play"])
-        parser.print_help()
+        build_parser().print_help()
         return 0
     try:
         return args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `main.py levels list | head`
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        return 0
 
 
 if __name__ == "__main__":

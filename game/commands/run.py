@@ -81,7 +81,7 @@ def summary(r: Result) -> str:
             f"processing {r.agent_processing_time[agent]}, waiting {r.agent_waiting_time[agent]}, "
             f"utilisation {r.au[agent]:.0%}"
         )
-    lines.append(f"  T_max {r.t_max}, D_max {r.d_max}")
+    lines.append(f"  progress {r.progress:.0%}, T_max {r.t_max}, D_max {r.d_max}")
     return "\n".join(lines)
 
 
