@@ -304,3 +304,70 @@ def test_levels_button_opens_the_browser_and_back():
     assert d.screen is browser
     d.step(2)
     assert browser.best[first.level_id] == pytest.approx(store.best_time(level))
+
+
+def test_result_card_opens_the_replay_viewer_and_escape_comes_back():
+    pytest.importorskip("game.ui.screens.replay")
+    d = Driver(lambda: PlayScreen(tutorial(1), size=SIZE))
+    serve_first_salad(d)
+    play = d.screen
+    assert "viewer" in play.card_buttons
+    d.click_button(play.card_buttons["viewer"])
+    from game.ui.screens.replay import ReplayScreen
+
+    assert isinstance(d.screen, ReplayScreen)
+    assert d.screen.replay.result["time"] == play.editor.result.time
+    d.key(pygame.K_ESCAPE)
+    d.step(5)
+    assert d.screen is play and play.card is None
+
+
+def test_strong_plan_hook_runs_the_planner_and_records_its_time(monkeypatch):
+    import importlib.machinery
+    import sys
+    import types
+
+    from test_editor import cook_salad
+
+    from game.ui.editor import PlanEditor
+
+    level = salad_level()
+    ed = PlanEditor(level)
+    cook_salad(ed)
+    fake = types.ModuleType("game.planners.solver")
+    fake.__spec__ = importlib.machinery.ModuleSpec("game.planners.solver", None, origin="fake.py")
+    fake.solve = lambda lv: {"plan": ed.plan_dict()}
+    monkeypatch.setitem(sys.modules, "game.planners.solver", fake)
+    d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
+    button = d.screen.buttons["strong"]
+    assert button.visible
+    d.click_button(button)
+    assert store.best_time(level, source="planner") == 14
+    assert store.best_time(level) is None  # the player's own board is untouched
+    from game.ui.screens.play import replay_viewer_available
+
+    if replay_viewer_available():  # the planner's run opens in the replay viewer
+        assert type(d.screen).__name__ == "ReplayScreen"
+        assert d.screen.replay.source == {"kind": "solver"} and d.screen.replay.result["time"] == 14
+    else:
+        assert "built-in planner: done in 14" in d.screen.message
+
+
+def test_strong_plan_button_hidden_without_a_planner(monkeypatch):
+    from game.ui.screens import play
+
+    monkeypatch.setattr(play, "solver_available", lambda: False)
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    assert not d.screen.buttons["strong"].visible
+
+
+def test_export_through_the_dialog_writes_paracook_json(data_home):
+    d = Driver(lambda: PlayScreen(tutorial(1), size=SIZE))
+    serve_first_salad(d)
+    d.click_button(d.screen.card_buttons["export"])
+    d.click_button(d.screen.dialog.ok_button)
+    files = list((data_home / "data" / "exports").glob("*.json"))
+    assert len(files) == 1
+    data = json.loads(files[0].read_text())
+    assert data["done"] and data["time"] == d.screen.editor.result.time
+    assert data["plan"] == d.screen.editor.plan_dict() and data["task"]["orders"] == 1

@@ -232,7 +232,7 @@ def draw_lines(surface: pygame.Surface, x: int, y: int, width: int, lines: Seque
 
 # -- scrub bar -----------------------------------------------------------------------------------------
 def scrub_track(rect: pygame.Rect) -> pygame.Rect:
-    return pygame.Rect(rect.x + 70, rect.y + 10, rect.w - 140, rect.h - 20)
+    return pygame.Rect(rect.x + 70, rect.y + 10, rect.w - 150, rect.h - 20)
 
 
 def time_at(rect: pygame.Rect, end: float, px: int) -> float:
@@ -246,7 +246,7 @@ def draw_scrub(surface: pygame.Surface, rect: pygame.Rect, t: float, end: float,
     panel(surface, rect, P.PANEL)
     track = scrub_track(rect)
     blit_text(surface, "0", (track.x - 10, rect.centery), 18, P.TEXT_DIM, anchor="midright")
-    blit_text(surface, fmt(end), (track.right + 10, rect.centery), 18, P.TEXT_DIM, anchor="midleft")
+    blit_text(surface, fmt(end), (track.right + 20, rect.centery), 18, P.TEXT_DIM, anchor="midleft")
     pygame.draw.rect(surface, P.PANEL_LIGHT, track, border_radius=6)
 
     def px(v: float) -> int:
@@ -296,7 +296,8 @@ def draw_help(surface: pygame.Surface, sections: Sequence[tuple[str, Sequence[tu
     rect.center = screen.center
     y0 = draw_box(surface, rect, "Controls  (F1, ? or Esc closes)")
     half = (rect.w - 60) // 2
-    split = (len(sections) + 1) // 2
+    sizes = [len(keys) + 2 for _, keys in sections]
+    split = min(range(1, len(sections) + 1), key=lambda i: abs(sum(sizes[:i]) - sum(sizes[i:])))
     for c, secs in enumerate((sections[:split], sections[split:])):
         x, y = rect.x + 20 + c * (half + 20), y0
         for title, keys in secs:

@@ -16,6 +16,10 @@ from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize
 
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
 BG = (24, 25, 31)
 TOP_H = 64
 BLOCK_W = 330
@@ -58,8 +62,7 @@ def tutorial_items() -> list[Item]:
         except LevelError as e:
             items.append(Item(path, f"{n}. {path.stem} (broken: {e})", path.stem))
             continue
-        detail = f"{len(level.agents)} agent{'s' * (len(level.agents) > 1)}, {len(level.orders)} order" + (
-            "s" if len(level.orders) > 1 else "")
+        detail = f"{plural(len(level.agents), 'agent')}, {plural(len(level.orders), 'order')}"
         items.append(Item(path, f"{n}. {level.title or level.name}", str(level.meta.get("id") or path.stem),
                           detail + "  -  " + " ".join(level.description.split())))
     return items
@@ -80,7 +83,7 @@ def suite_blocks() -> dict[str, list[Block]]:
             continue
         key = (task.category, task.agents)
         if key not in blocks:
-            title = f"{task.category}  -  {task.agents} agent{'s' * (task.agents > 1)}"
+            title = f"{task.category}  -  {plural(task.agents, 'agent')}"
             blocks[key] = Block(title, [], [], {})
             out.setdefault(task.difficulty, []).append(blocks[key])
         block = blocks[key]
@@ -192,11 +195,11 @@ class BrowserScreen:
 
     def update(self, dt: float) -> Any:
         self.refresh_scores()
-        return self._next
+        nxt, self._next = self._next, self  # a hand-over happens once; coming back, this screen stays
+        return nxt
 
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
-        self._next = self
         self.scroll_by(0)
 
     def scroll_by(self, dy: int) -> None:
@@ -285,7 +288,7 @@ class BrowserScreen:
         blit_text(surface, block.title, (x + 10, y + 7), 21, P.TEXT, bold=True)
         cell_w = (width - 76) // max(1, len(block.orders))
         for j, n in enumerate(block.orders):
-            blit_text(surface, f"{n} order{'s' * (n > 1)}", (x + 70 + j * cell_w + cell_w // 2, y + 32), 15,
+            blit_text(surface, plural(n, "order"), (x + 70 + j * cell_w + cell_w // 2, y + 32), 15,
                       P.TEXT_DIM, anchor="midtop")
         for i, seed in enumerate(block.seeds):
             cy = y + 52 + i * ROW_H

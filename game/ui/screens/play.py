@@ -22,13 +22,15 @@ from game.ui.editor import EditRefused, PlanEditor
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
-from game.ui.render.text import blit_text, ellipsize
+from game.ui.render.text import blit_text, ellipsize, fit_size, font
 
 SPEEDS = (0.25, 0.5, 1, 2, 4, 8, 16)
 DEFAULT_SPEED = 3  # index into SPEEDS: 2 time units per second
 MESSAGE_SECONDS = 6
 THEME = Path(__file__).resolve().parents[1] / "theme.json"
 BG = (24, 25, 31)
+ERROR_BG = (110, 30, 30)
+ERROR_TEXT = (255, 235, 235)
 
 HELP: list[tuple[str, list[tuple[str, str]]]] = [
     ("Agents", [
@@ -82,10 +84,12 @@ CARD_BUTTONS = (("watch", "Watch it"), ("viewer", "Replay viewer"), ("export", "
 
 # -- hooks to other parts of the program (present or not) ----------------------------------------
 def module_available(name: str) -> bool:
+    """True when the module is there (a bare namespace folder does not count)."""
     try:
-        return importlib.util.find_spec(name) is not None
+        spec = importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return False
+    return spec is not None and spec.origin is not None
 
 
 def solver_available() -> bool:
@@ -225,7 +229,8 @@ class PlayScreen:
                 if self.editor.result.done and self.card is None:
                     self._open_card(self._make_card(None))
         self._sync_buttons()
-        return self._next
+        nxt, self._next = self._next, self  # a hand-over happens once; coming back, this screen stays
+        return nxt
 
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(BG)
@@ -388,7 +393,10 @@ class PlayScreen:
             ("Built-in planner", panels.fmt(planner) if planner is not None else
              ("press Strong plan to see it" if solver_available() else "not known")),
         ]
-        return Card(f"All {len(self.level.orders)} orders served in {panels.fmt(r.time)}", rows, [], replay)
+        n = len(self.level.orders)
+        title = f"All {n} orders served in {panels.fmt(r.time)}" if n > 1 else \
+            f"The order is served in {panels.fmt(r.time)}"
+        return Card(title, rows, [], replay)
 
     def _open_card(self, card: Card) -> None:
         self.card = card
@@ -409,7 +417,10 @@ class PlayScreen:
         self.card_buttons.clear()
 
     def _card_rect(self) -> pygame.Rect:
-        rect = pygame.Rect(0, 0, min(860, self.size[0] - 40), min(560, self.size[1] - 40))
+        notes = sum(len(panels.wrap(n, 860 - 48, 17)) for n in self.card.notes) if self.card else 0
+        rows = len(self.card.rows) if self.card else 7
+        height = 54 + rows * 28 + 6 + notes * 17 + 80
+        rect = pygame.Rect(0, 0, min(860, self.size[0] - 40), min(height, self.size[1] - 40))
         rect.center = (self.size[0] // 2, self.size[1] // 2)
         return rect
 
@@ -737,7 +748,8 @@ class PlayScreen:
         top = self.layout.top
         pygame.draw.rect(surface, P.PANEL, top)
         first = min((b.relative_rect.x for b in self.buttons.values() if b.visible), default=top.right)
-        title = f"{self._title()}  -  {len(self.level.agent_names)} agents, {len(self.level.orders)} orders"
+        title = f"{self._title()}  -  {plural(len(self.level.agent_names), 'agent')}, " \
+                f"{plural(len(self.level.orders), 'order')}"
         blit_text(surface, ellipsize(title, first - 24, 24), (12, top.centery), 24, P.TEXT, bold=True,
                   anchor="midleft")
 
@@ -801,12 +813,17 @@ class PlayScreen:
         err = self.editor.error
         first = pygame.Rect(rect.x, rect.y, rect.w, 25)
         if err is not None:
-            pygame.draw.rect(surface, (110, 30, 30), first)
-            span_text = panels.fmt(err.time)
             text = (f"Error  {err.agent}, action {err.action_index} {_action_text(err.action)} at t = "
-                    f"{span_text}: {err.reason}")
-            blit_text(surface, ellipsize(text, rect.w - 16, 20), (rect.x + 8, first.centery), 20,
-                      (255, 235, 235), bold=True, anchor="midleft")
+                    f"{panels.fmt(err.time)}: {err.reason}")
+            size = fit_size(text, rect.w - 16, 20, 16)
+            if font(size).size(text)[0] > rect.w - 16 and self.prompt is None:  # too long: use both lines
+                pygame.draw.rect(surface, ERROR_BG, rect)
+                for i, line in enumerate(panels.wrap(text, rect.w - 16, 18)[:2]):
+                    blit_text(surface, line, (rect.x + 8, rect.y + 4 + i * 22), 18, ERROR_TEXT, bold=True)
+                return
+            pygame.draw.rect(surface, ERROR_BG, first)
+            blit_text(surface, ellipsize(text, rect.w - 16, size), (rect.x + 8, first.centery), size,
+                      ERROR_TEXT, bold=True, anchor="midleft")
         else:
             pygame.draw.rect(surface, P.PANEL, first)
             blit_text(surface, self._outcome_text(), (rect.x + 8, first.centery), 20, P.OK
@@ -923,12 +940,19 @@ class PlayScreen:
         play = "Pause" if self.playing else "Play"
         if self.buttons["play"].text != play:
             self.buttons["play"].set_text(play)
-        for name, ok in (("undo", self.editor.can_undo), ("redo", self.editor.can_redo)):
+        free = self.card is None
+        states = {name: free for name in self.buttons}
+        states.update(undo=free and self.editor.can_undo, redo=free and self.editor.can_redo)
+        for name, ok in states.items():
             button = self.buttons[name]
             if ok and not button.is_enabled:
                 button.enable()
             elif not ok and button.is_enabled:
                 button.disable()
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _is_help_key(event: pygame.event.Event) -> bool:
