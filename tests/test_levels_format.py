@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game.engine import AgentStart, Level, Station
+from game.engine.level import STATION_KINDS
 from game.levels import LevelError, load_catalog, load_level
 from game.levels.format import level_from_yaml, level_to_yaml
 
@@ -116,7 +117,23 @@ def levels(draw) -> Level:
     return Level(name=draw(names), width=w, height=h, agents=agents, stations=tuple(stations),
                  walls=walls, orders=orders, recipes=tuple(book[o] for o in dict.fromkeys(orders)),
                  rules=draw(st.sampled_from(["paracook", "documented"])), title=draw(prose),
-                 description=draw(prose), meta=meta)
+                 description=draw(prose), meta=meta,
+                 options=draw(options([a.name for a in agents], any(s.kind == "trash" for s in stations))))
+
+
+@st.composite
+def options(draw, agents: list[str], has_trash: bool) -> dict:
+    """Valid scenario options: windows of any positive size, can_use for some agents."""
+    window = st.integers(1, 10**6) | st.floats(1e-6, 1e12, allow_nan=False, allow_infinity=False)
+    kinds = st.lists(st.sampled_from(list(STATION_KINDS)), max_size=4)
+    out = {}
+    if has_trash and draw(st.booleans()):
+        out["burn_after"] = draw(window)
+    if draw(st.booleans()):
+        out["serve_within"] = draw(window)
+    if draw(st.booleans()):
+        out["can_use"] = draw(st.dictionaries(st.sampled_from(agents), kinds, max_size=len(agents)))
+    return dict(draw(st.permutations(list(out.items()))))
 
 
 @settings(max_examples=150, deadline=None)

@@ -15,7 +15,7 @@ from .validate import level_issues
 from .yaml_doc import entries, line, parse_document, value
 
 FLOOR, WALL = "..", "##"
-FIELDS = ("title", "description", "orders", "rules", "meta", "name", "grid", "legend")
+FIELDS = ("title", "description", "orders", "rules", "meta", "options", "name", "grid", "legend")
 STATION_KEYS = ("station", "provides", "item")
 
 
@@ -62,6 +62,7 @@ def level_from_yaml(text: str, source: str) -> Level:
                    for k, default in (("title", ""), ("description", ""), ("name", "kitchen"),
                                       ("rules", "paracook"))}
     meta = _meta(fields.get("meta"), problems)
+    options, option_nodes = _options(fields.get("options"), problems)
     problems.raise_any()
     book = load_catalog()
     level = Level(
@@ -73,9 +74,9 @@ def level_from_yaml(text: str, source: str) -> Level:
         walls=tuple(walls), orders=tuple(orders),
         recipes=tuple(book[n] for n in dict.fromkeys(orders)),
         rules=text_fields["rules"], title=text_fields["title"],
-        description=text_fields["description"], meta=meta,
+        description=text_fields["description"], meta=meta, options=options,
     )
-    _check(level, keys, fields, problems)
+    _check(level, keys, fields, option_nodes, problems)
     problems.raise_any()
     return level
 
@@ -110,6 +111,28 @@ def _meta(node: yaml.Node | None, problems: Problems) -> dict[str, Any]:
         problems.add(node, "meta", "must be a mapping (id, suite, category, seed, difficulty, ...)")
         return {}
     return v
+
+
+def _options(node: yaml.Node | None, problems: Problems) -> tuple[dict[str, Any], dict[str, yaml.Node]]:
+    """The options mapping, and the node of each option, can_use agent and kind by its path
+    (burn_after, can_use.agent2, can_use.agent2[1]) so checks can name their line."""
+    if node is None:
+        return {}, {}
+    v = value(node)
+    if not isinstance(v, dict) or not isinstance(node, yaml.MappingNode):
+        problems.add(node, "options", "must be a mapping, e.g. {burn_after: 10, serve_within: 40}")
+        return {}, {}
+    nodes: dict[str, yaml.Node] = {"": node}
+    for key, key_node, entry in entries(node):
+        if key in nodes:
+            problems.add(key_node, f"options.{key}", f"given twice (first on line {line(nodes[key])})")
+        nodes[key] = key_node
+        if key == "can_use" and isinstance(entry, yaml.MappingNode):
+            for agent, agent_node, kinds in entries(entry):
+                nodes[f"can_use.{agent}"] = agent_node
+                if isinstance(kinds, yaml.SequenceNode):
+                    nodes.update({f"can_use.{agent}[{i}]": k for i, k in enumerate(kinds.value)})
+    return v, nodes
 
 
 def _grid_rows(node: yaml.Node, problems: Problems) -> list[tuple[int, list[str]]]:
@@ -226,7 +249,8 @@ def _orders(node: yaml.Node | None, problems: Problems, root: yaml.Node) -> list
     return names
 
 
-def _check(level: Level, keys: dict[str, Key], fields: dict[str, yaml.Node], problems: Problems) -> None:
+def _check(level: Level, keys: dict[str, Key], fields: dict[str, yaml.Node],
+           option_nodes: dict[str, yaml.Node], problems: Problems) -> None:
     """The checks all formats share, reported at the legend entry or field they concern."""
     places = {
         "station": [(k.line, k.token) for k in keys.values() if k.kind == "station"],
@@ -240,6 +264,9 @@ def _check(level: Level, keys: dict[str, Key], fields: dict[str, yaml.Node], pro
             problems.add(n, f"legend.{token}", f"{kind} {name!r}: {issue.message}")
         elif kind == "orders":
             problems.add(fields["orders"].value[int(index)], f"orders[{index}]", issue.message)
+        elif kind == "options":
+            at = option_nodes.get(str(index)) or option_nodes.get("") or 1
+            problems.add(at, f"options.{index}" if index else "options", issue.message)
         else:
             at = fields.get(str(index)) or fields.get("legend") or 1
             problems.add(at, str(index), issue.message)

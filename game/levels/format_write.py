@@ -32,6 +32,9 @@ def scalar(v: Any) -> str:
         return "[" + ", ".join(scalar(i) for i in v) + "]"
     if isinstance(v, dict):
         return "{" + ", ".join(f"{_key(str(k))}: {scalar(i)}" for k, i in v.items()) + "}"
+    if isinstance(v, float) and "e" in repr(v) and "." not in repr(v):
+        mantissa, exponent = repr(v).split("e")  # YAML 1.1 reads 1e-05 as text, 1.0e-05 as a number
+        return f"{mantissa}.0e{exponent}"
     return json.dumps(v, ensure_ascii=False)
 
 
@@ -116,6 +119,18 @@ def _cells(level: Level) -> tuple[dict[tuple[int, int], str], list[str]]:
     return cells, legend
 
 
+def _option_lines(options: dict[str, Any]) -> list[str]:
+    """One line per option; a non-empty mapping (can_use) gets one line per entry."""
+    out = []
+    for k, v in options.items():
+        if isinstance(v, dict) and v:
+            out.append(f"  {_key(str(k))}:")
+            out += [f"    {_key(str(a))}: {scalar(x)}" for a, x in v.items()]
+        else:
+            out.append(f"  {_key(str(k))}: {scalar(v)}")
+    return out
+
+
 def level_to_yaml(level: Level, comment: str = "") -> str:
     """The level as YAML text; level_from_yaml(level_to_yaml(level)) gives the same level."""
     cells, legend = _cells(level)
@@ -129,6 +144,8 @@ def level_to_yaml(level: Level, comment: str = "") -> str:
     if level.meta:
         out.append("meta:")
         out += [f"  {_key(str(k))}: {scalar(v)}" for k, v in level.meta.items()]
+    if level.options:
+        out += ["options:"] + _option_lines(level.options)
     if level.name != "kitchen":
         out.append(f"name: {scalar(level.name)}")
     out.append("grid: |")

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from typing import Any
 
 from game.engine import RULESETS, Level
-from game.engine.level import START_ITEMS
+from game.engine.level import START_ITEMS, STATION_KINDS
+
+# Scenario options a level may set (absent: the benchmark's behaviour).
+OPTIONS = ("burn_after", "serve_within", "can_use")
 
 
 @dataclass(frozen=True)
@@ -16,6 +21,10 @@ class Issue:
 
     subject: tuple[str, int | str]
     message: str
+
+
+# ("options", path) subjects: path is the option ("burn_after"), an agent of can_use
+# ("can_use.agent2") or one kind in its list ("can_use.agent2[1]").
 
 
 def _station_issues(level: Level) -> list[Issue]:
@@ -64,9 +73,51 @@ def _reach_issues(level: Level) -> list[Issue]:
             for i, s in enumerate(level.stations) if not any(n in reach for n in level.neighbours(s.pos))]
 
 
+def _positive_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and v > 0
+
+
+def _can_use_issues(level: Level, table: Any) -> list[Issue]:
+    if not isinstance(table, dict):
+        return [Issue(("options", "can_use"), "must map agent names to lists of station kinds, "
+                      "e.g. {agent1: [dispenser, chopping_board, table]}")]
+    issues = []
+    for agent, kinds in table.items():
+        at = f"can_use.{agent}"
+        if agent not in level.agent_names:
+            issues.append(Issue(("options", at), f"no agent called {agent!r} in this kitchen "
+                                f"(agents: {', '.join(level.agent_names)})"))
+        if not isinstance(kinds, list):
+            issues.append(Issue(("options", at), "must be a list of station kinds, e.g. [stove, table]"))
+            continue
+        issues += [Issue(("options", f"{at}[{i}]"), f"{kind!r} is not a station kind "
+                         f"(kinds: {', '.join(STATION_KINDS)})")
+                   for i, kind in enumerate(kinds) if kind not in STATION_KINDS]
+    return issues
+
+
+def option_issues(level: Level) -> list[Issue]:
+    """Problems with the scenario options (burn_after, serve_within, can_use)."""
+    opts = level.options
+    if not isinstance(opts, dict):
+        return [Issue(("options", ""), "must be a mapping of option names to values")]
+    issues = [Issue(("options", str(k)), f"unknown option (options are {', '.join(OPTIONS)})")
+              for k in opts if k not in OPTIONS]
+    for key in ("burn_after", "serve_within"):
+        if key in opts and not _positive_number(opts[key]):
+            issues.append(Issue(("options", key), f"must be a positive number of time units, "
+                                f"not {opts[key]!r}"))
+    if "burn_after" in opts and not any(s.kind == "trash" for s in level.stations):
+        issues.append(Issue(("options", "burn_after"), "burnt food must be thrown away: "
+                            "a kitchen with burn_after needs a trash station"))
+    if "can_use" in opts:
+        issues += _can_use_issues(level, opts["can_use"])
+    return issues
+
+
 def level_issues(level: Level) -> list[Issue]:
     """Problems that make the level unplayable (empty when it is fine)."""
-    issues = _station_issues(level) + _agent_issues(level)
+    issues = _station_issues(level) + _agent_issues(level) + option_issues(level)
     if level.rules not in RULESETS:
         issues.append(Issue(("level", "rules"), f"unknown rule set {level.rules!r} "
                             f"(choose {' or '.join(RULESETS)})"))
@@ -84,6 +135,8 @@ def _where(level: Level, subject: tuple[str, int | str]) -> str:
         return f"tiles[{level.stations[int(key)].name}]"
     if kind == "agent":
         return f"agents[{level.agents[int(key)].name}]"
+    if kind == "options":
+        return f"options.{key}" if key else "options"
     return f"orders[{key}]" if kind == "orders" else str(key)
 
 
