@@ -264,9 +264,9 @@ class QueuePanel:
             return "never"
         if span.start > t:
             return "later"
-        if span.start <= t < span.end or span.start == span.end == t:
+        if span.start <= t < span.end:
             return "running"
-        return "done"
+        return "done"  # zero-length actions are done the instant they start
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect, t: float) -> None:
         key = (
