@@ -10,7 +10,7 @@ from conftest import need_paracook
 
 from game.engine import parse_plan, simulate
 from game.engine.kitchen import CHOP_TIME, WASH_TIME
-from game.levels import load_level
+from game.levels import LEVELS_DIR, load_level
 from game.planners.llm import METHODS
 from game.planners.llm.describe import item_text
 from game.planners.llm.feedback import result_feedback
@@ -75,6 +75,8 @@ def test_level_specs(tmp_path):
     again = resolve_levels([f"{path}:pasta_tomato", f"{path}:pasta_meat", f"{path}:pasta_tomato"])
     assert [t.id for t in shard(again, "1/2")] == ["k:pasta_tomato", "k:pasta_tomato#2"]
     assert [t.id for t in shard(again, "2/2")] == ["k:pasta_meat"]
+    folder = resolve_levels([str(LEVELS_DIR / "tutorial")])
+    assert folder and [t.id for t in folder] == [t.id for t in resolve_levels(["tutorial"])]
     for bad in ("0/2", "3/2", "x"):
         with pytest.raises(TaskError, match="K/N"):
             parse_shard(bad)

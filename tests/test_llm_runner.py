@@ -69,6 +69,9 @@ class FakeLLM:
             return key, queue.pop(0) if queue else ("status", 500)
 
     def answer(self, handler: BaseHTTPRequestHandler, body: dict, step: tuple) -> None:
+        if step[0] == "drop":  # close the connection without an answer
+            handler.close_connection = True
+            return
         if step[0] == "sleep":
             time.sleep(step[1])
             step = ("reply", step[2])
@@ -221,6 +224,16 @@ def test_a_429_is_retried_with_backoff(llm_server, tmp_path):
     assert [e["error"][:8] for e in retries] == ["HTTP 429", "HTTP 503"]
     assert retries[1]["wait_s"] == 2 * retries[0]["wait_s"]
     assert len(llm_server.of("kitchen_alpha")) == 3
+
+
+def test_a_dropped_connection_is_retried(llm_server, tmp_path):
+    levels = write_levels(tmp_path, LEVELS[:1])
+    llm_server.script("kitchen_alpha", ("drop",), ("reply", fenced(good_plan())))
+    out = tmp_path / "run"
+    assert main(llm_args(llm_server, out, levels)) == 0
+    assert result_of(out, "kitchen_alpha")["done"]
+    retries = [e for e in read_log(out / "log.jsonl") if e["event"] == "retry"]
+    assert len(retries) == 1 and "connection failed" in retries[0]["error"]
 
 
 def test_a_timeout_is_retried(llm_server, tmp_path):

@@ -82,7 +82,9 @@ def resolve_levels(specs: list[str]) -> list[LevelTask]:
     tasks: list[LevelTask] = []
     for spec in specs:
         try:
-            if looks_like_path(spec):
+            if Path(spec).is_dir():
+                tasks += [load_spec(str(p)) for p in suite_paths(spec)]
+            elif looks_like_path(spec):
                 tasks.append(load_spec(spec))
             else:
                 tasks += [load_spec(str(p)) for p in suite_paths(spec)]
