@@ -17,6 +17,7 @@ COMMANDS = (
     "game.commands.play",
     "game.commands.replay",
     "game.commands.export",
+    "game.commands.solve",
 )
 
 

@@ -1,0 +1,230 @@
+"""`solve`: the built-in planner for one level (plan, OCT, lower bound, gap) or a whole suite."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from game.engine import RULESETS
+from game.levels import LevelError, load_level
+from game.planners.solver import DEFAULT_TIME_LIMIT, Solution, lower_bound, solve
+
+NAME = "solve"
+HELP = "Plan a level with the built-in planner; print OCT, its lower bound and the gap."
+RUN_FILE, RESULTS, REPLAYS = "run.json", "results", "replays"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("level", nargs="?", help="a level file, or a ParaCook map JSON with --orders")
+    p.add_argument("--orders", nargs="+", metavar="DISH", help="dishes in order, e.g. salad_basic")
+    p.add_argument("--rules", choices=sorted(RULESETS), help="rule set (default: the level's)")
+    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
+                   help=f"seconds of search per level (default {DEFAULT_TIME_LIMIT:g}); the same "
+                        "limit always gives the same plan")
+    p.add_argument("--out", metavar="PATH", help="write the plan JSON here (with --suite: the run folder)")
+    p.add_argument("--replay", metavar="OUT.json", help="also save a replay of the plan")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--bound", action="store_true", help="only compute and print the lower bound")
+    p.add_argument("--suite", metavar="NAME", help="solve every level of a suite (or a folder of "
+                   "levels); needs --out; resumes where a previous run stopped")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="with --suite: levels at once")
+    p.add_argument("--no-progress", action="store_true", help="with --suite: no progress bar")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.time_limit <= 0:
+        print("solve: --time-limit must be positive", file=sys.stderr)
+        return 2
+    if args.suite:
+        return run_suite(args)
+    if not args.level:
+        print("solve: give a LEVEL, or --suite NAME --out runs/NAME", file=sys.stderr)
+        return 2
+    try:
+        level = load_level(args.level, args.orders, args.rules)
+    except LevelError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.bound:
+        b = lower_bound(level)
+        if args.json:
+            print(json.dumps({"lower_bound": b.value, "terms": b.terms}))
+        else:
+            terms = ", ".join(f"{k} {v}" for k, v in b.terms.items())
+            print(f"lower bound on OCT: {b.value} ({terms})")
+        return 0
+    sol = solve(level, args.rules, args.time_limit, record=bool(args.replay))
+    if args.out and sol.done:
+        write_json(Path(args.out), sol.plan)
+    if args.replay and sol.done:
+        from game.replay import save_replay
+        save_replay(args.replay, level, _parsed(sol), sol.result, source(sol, args.time_limit))
+    if args.json:
+        print(json.dumps({**sol.result.to_dict(), **sol.summary(), "plan": sol.plan}))
+    else:
+        print(describe(sol, args))
+    return 0 if sol.done else 1
+
+
+def _parsed(sol: Solution):
+    from game.engine import parse_plan
+    return parse_plan(sol.plan, sol.level.agent_names)
+
+
+def source(sol: Solution, time_limit: float) -> dict[str, Any]:
+    return {"kind": "solver", "method": "solver", "rules": sol.rules, "time_limit": time_limit,
+            "lower_bound": sol.bound.value, "evaluations": sol.evaluations}
+
+
+def describe(sol: Solution, args: argparse.Namespace) -> str:
+    r = sol.result
+    orders = len(r.finished_orders) + len(r.remaining_orders)
+    if not sol.done:
+        return (f"no plan found ({sol.rules}): {sol.note or r.error}\n"
+                f"  lower bound on OCT: {sol.bound.value}")
+    lines = [f"OCT {r.time:g} ({sol.rules}), {len(r.finished_orders)}/{orders} orders served",
+             f"  lower bound {sol.bound.value}, gap {sol.gap:.1%}" if sol.gap is not None
+             else f"  lower bound {sol.bound.value}",
+             f"  searched {sol.evaluations} schedules in {sol.seconds:.1f} s"]
+    for agent in r.agent_progress:
+        lines.append(f"  {agent}: {r.agent_progress[agent]} actions, "
+                     f"moving {r.agent_moving_time[agent]:g}, processing {r.agent_processing_time[agent]:g}, "
+                     f"waiting {r.agent_waiting_time[agent]:g}")
+    if args.out:
+        lines.append(f"  plan written to {args.out}")
+    if args.replay:
+        lines.append(f"  replay written to {args.replay}")
+    return "\n".join(lines)
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+# -- suites -----------------------------------------------------------------------------------
+def run_suite(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from game.planners.llm.tasks import TaskError, file_stem, resolve_levels
+
+    if not args.out:
+        print("solve: --suite needs --out runs/NAME (the folder for results and replays)", file=sys.stderr)
+        return 2
+    try:
+        tasks = resolve_levels([args.suite])
+    except TaskError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    settings = {"kind": "solver", "method": "solver", "suite": args.suite, "rules": args.rules,
+                "time_limit": args.time_limit}
+    clash = check_run_folder(out, settings)
+    if clash:
+        print(f"error: {clash}", file=sys.stderr)
+        return 2
+    todo = [t for t in tasks if not finished(out / RESULTS / f"{file_stem(t.id)}.json")]
+    jobs = [(t.id, t.source, t.level.to_dict(), args.rules, args.time_limit, str(out),
+             file_stem(t.id)) for t in todo]
+    bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc=f"solve {args.suite}",
+               unit="level", disable=args.no_progress, file=sys.stderr, dynamic_ncols=True)
+    failed = []
+    try:
+        if args.jobs > 1:
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                for task_id, ok, line in pool.map(solve_one, jobs):
+                    bar.update(1)
+                    bar.set_postfix_str(line)
+                    if not ok:
+                        failed.append(task_id)
+        else:
+            for job in jobs:
+                task_id, ok, line = solve_one(job)
+                bar.update(1)
+                bar.set_postfix_str(line)
+                if not ok:
+                    failed.append(task_id)
+    except KeyboardInterrupt:
+        bar.close()
+        print(f"interrupted: finished levels are saved in {out}; run the same command to resume",
+              file=sys.stderr)
+        return 130
+    bar.close()
+    print(suite_summary(out))
+    for task_id in failed:
+        print(f"  not solved: {task_id}")
+    print(f"results in {out} (python main.py report {out})")
+    return 1 if failed else 0
+
+
+def check_run_folder(out: Path, settings: dict[str, Any]) -> str | None:
+    path = out / RUN_FILE
+    if path.exists():
+        try:
+            old = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as e:
+            return f"{path}: cannot read it ({e})"
+        for key in ("kind", "suite", "rules", "time_limit"):
+            if old.get(key) != settings.get(key):
+                return (f"{out} holds a run with {key} {old.get(key)!r}, not {settings.get(key)!r}; "
+                        f"choose another --out folder")
+        return None
+    write_json(path, settings)
+    return None
+
+
+def finished(path: Path) -> bool:
+    try:
+        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
+    except (OSError, json.JSONDecodeError):
+        return False
+
+
+def solve_one(job: tuple) -> tuple[str, bool, str]:
+    """Solve one suite level and save its replay, then its result (a result means all saved)."""
+    from game.engine import Level
+    from game.levels.task import task_info
+    from game.replay import save_replay
+
+    task_id, src, level_data, rules, time_limit, out, stem = job
+    level = Level.from_dict(level_data)
+    sol = solve(level, rules, time_limit, record=True)
+    out_dir = Path(out)
+    replay = save_replay(out_dir / REPLAYS / f"{stem}.json", level, _parsed(sol), sol.result,
+                         source(sol, time_limit))
+    record = sol.result.to_dict()
+    record.update(task=task_info(level, task_id), plan=sol.plan, method="solver", level=src,
+                  replay=os.path.relpath(replay, out_dir), **sol.summary())
+    write_json(out_dir / RESULTS / f"{stem}.json", record)
+    line = f"{task_id}: OCT {sol.oct:g}, bound {sol.bound.value}" if sol.done else f"{task_id}: failed"
+    return task_id, sol.done, line
+
+
+def suite_summary(out: Path) -> str:
+    octs, ratios, solved, total = [], [], 0, 0
+    for f in sorted((out / RESULTS).glob("*.json")):
+        try:
+            rec = json.loads(f.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        total += 1
+        if rec.get("done"):
+            solved += 1
+            octs.append(rec["time"])
+            if rec.get("lower_bound"):
+                ratios.append(rec["time"] / rec["lower_bound"])
+    if not total:
+        return "no results"
+    parts = [f"{solved}/{total} levels solved"]
+    if octs:
+        parts.append(f"mean OCT {sum(octs) / len(octs):.2f}")
+    if ratios:
+        parts.append(f"mean OCT / lower bound {sum(ratios) / len(ratios):.3f}")
+    return ", ".join(parts)

@@ -1,0 +1,262 @@
+"""A lower bound on the OCT of any valid plan, under either rule set.
+
+Relaxations used (each holds for every plan):
+- Items move only in a hand or in a carried container, one tile per time unit. With several
+  agents an item may be put on a station from one side and picked up from another, so carrying
+  distances are measured on floor tiles where all tiles next to one holding station count as
+  one place (`Carry`); a lone agent walks every tile itself.
+- The first agent reaches a dispenser no sooner than its walking distance.
+- A pot or pan finishes its K-th ingredient no sooner than dur * K after its first ingredient went
+  in (both rule sets: `paracook` counts from the first ever, `documented` cooks batches one after
+  another), and no ingredient is cooked before it is in cookware on a stove.
+- Dishes are served in order; a dish past the plates on the map needs a plate that came back
+  dirty 10 after an earlier serve and was washed (6).
+- Chopping boards chop one ingredient at a time (4 each).
+- Agents work one action at a time: the carrying, chopping and washing the dishes need, shared out
+  over the agents, takes at least its total divided by the number of agents.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from game.engine import Level
+from game.engine.level import COOKWARE_TIME, default_cookware
+
+INF = 10**9
+CHOP, WASH, RETURN_DELAY = 4, 6, 10
+NOT_HOLDING = ("serving_window", "plate_return", "trash")
+
+
+@dataclass
+class Bound:
+    value: int
+    terms: dict[str, int] = field(default_factory=dict)  # the strongest argument of each kind
+
+
+class Carry:
+    """Distances an item can be carried: BFS over floor tiles plus, when there are several agents
+    to hand it over, one node per holding station joining the tiles around it."""
+
+    def __init__(self, level: Level, handoffs: bool = True):
+        self.level = level
+        self.stations = {s.name: s for s in level.stations}
+        self.adjacent: dict[str, list[tuple[int, int]]] = {
+            name: [p for p in level.neighbours(s.pos) if level.is_floor(p)]
+            for name, s in self.stations.items()
+        }
+        self.holders: dict[tuple[int, int], list[str]] = {}
+        for name, tiles in self.adjacent.items():
+            if handoffs and self.stations[name].kind not in NOT_HOLDING:
+                for p in tiles:
+                    self.holders.setdefault(p, []).append(name)
+        self._from: dict[str, dict] = {}
+
+    def from_station(self, name: str) -> dict:
+        got = self._from.get(name)
+        if got is None:
+            got = self._from[name] = self._bfs(name)
+        return got
+
+    def _bfs(self, name: str) -> dict:
+        level = self.level
+        dist: dict = {}
+        queue: deque = deque()
+        for p in self.adjacent[name]:
+            dist[p] = 0
+            queue.append(p)
+        while queue:
+            node = queue.popleft()
+            d = dist[node]
+            if isinstance(node, str):  # a holding station: every side is the same place
+                for p in self.adjacent[node]:
+                    if p not in dist or dist[p] > d:
+                        dist[p] = d
+                        queue.appendleft(p)
+                continue
+            for st in self.holders.get(node, ()):
+                if st not in dist or dist[st] > d:
+                    dist[st] = d
+                    queue.appendleft(st)
+            for q in level.neighbours(node):
+                if level.is_floor(q) and dist.get(q, INF) > d + 1:
+                    dist[q] = d + 1
+                    queue.append(q)
+        return dist
+
+    def between(self, a: str, b: str) -> int:
+        da = self.from_station(a)
+        return min((da.get(p, INF) for p in self.adjacent[b]), default=INF)
+
+
+def lower_bound(level: Level) -> Bound:
+    """The largest of several relaxations (see the module docstring); 0 with no orders."""
+    if not level.orders:
+        return Bound(0)
+    return _Bounder(level).bound()
+
+
+class _Bounder:
+    def __init__(self, level: Level):
+        self.level = level
+        # one agent hands nothing over: what it puts down on one side it walks round to take
+        self.carry = Carry(level, handoffs=len(level.agents) > 1)
+        stations = [s for s in level.stations]
+        kinds: dict[str, list[str]] = {}
+        for s in stations:
+            if s.kind and s.name not in kinds.get(s.kind, []):
+                kinds.setdefault(s.kind, []).append(s.name)
+        self.kinds = kinds
+        self.windows = kinds.get("serving_window", [])
+        self.boards = kinds.get("chopping_board", [])
+        self.stoves = kinds.get("stove", [])
+        self.sinks = kinds.get("sink", [])
+        returns = [s.name for s in stations if s.kind == "plate_return"]
+        self.plate_return = returns[0] if returns else None
+        self.plates = [s.name for s in stations if s.item == "plate"]
+        self.cookware = {k: sum(1 for s in stations if s.item == k) for k in COOKWARE_TIME}
+        self.dispensers: dict[str, list[str]] = {}
+        for s in stations:
+            if s.kind == "dispenser" and s.provides:
+                self.dispensers.setdefault(s.provides, []).append(s.name)
+        self.agents = [a.pos for a in level.agents]
+        self.dishes = []
+        for order in level.orders:
+            recipe = level.recipe_book.get(order)
+            items = []
+            for ing in recipe.ingredients if recipe else ():
+                kind = {"raw": "raw", "chopped": "chop"}.get(ing.state)
+                if ing.state == "cooked":
+                    kind = ing.cookware or default_cookware(ing.item)
+                items.append((ing.item, kind or "raw"))
+            self.dishes.append(items)
+
+    # -- distances ---------------------------------------------------------------------
+    def walk_to(self, station: str) -> int:
+        """Earliest any agent can stand next to the station."""
+        adj = set(self.carry.adjacent[station])
+        best = INF
+        for pos in self.agents:
+            dist = self.level.distances(pos)
+            best = min([best] + [dist[p] for p in adj if p in dist])
+        return best
+
+    def cd(self, a: str, b: str) -> int:
+        return self.carry.between(a, b)
+
+    def to_window(self, station: str) -> int:
+        return min((self.cd(station, w) for w in self.windows), default=INF)
+
+    # -- per ingredient -------------------------------------------------------------------
+    def chopped_at(self, item: str) -> list[tuple[str, int]]:
+        """(board, earliest end of chopping this item there) for every board."""
+        out = []
+        for b in self.boards:
+            t = min((self.walk_to(d) + self.cd(d, b) for d in self.dispensers.get(item, ())),
+                    default=INF)
+            out.append((b, t + CHOP))
+        return out
+
+    def first_in(self, kind: str) -> int:
+        """Earliest any ingredient can go into cookware of this kind."""
+        best = INF
+        for items in self.dishes:
+            for item, k in items:
+                if k != kind:
+                    continue
+                if kind == "pan":
+                    best = min([best] + [t for _, t in self.chopped_at(item)])
+                else:
+                    best = min([best] + [self.walk_to(d) for d in self.dispensers.get(item, ())])
+        return best
+
+    def at_window(self, item: str, kind: str) -> int:
+        """Earliest the ingredient, prepared, can reach a serving window."""
+        disps = self.dispensers.get(item, ())
+        if kind == "raw":
+            return min((self.walk_to(d) + self.to_window(d) for d in disps), default=INF)
+        if kind == "chop":
+            return min((t + self.to_window(b) for b, t in self.chopped_at(item)), default=INF)
+        dur = COOKWARE_TIME[kind]
+        first = self.first_in(kind) + dur
+        best = INF
+        for s in self.stoves:
+            if kind == "pan":
+                arrive = min((t + self.cd(b, s) for b, t in self.chopped_at(item)), default=INF)
+            else:
+                arrive = min((self.walk_to(d) + self.cd(d, s) for d in disps), default=INF)
+            best = min(best, max(arrive, first) + self.to_window(s))
+        return best
+
+    # -- the bound ----------------------------------------------------------------------
+    def bound(self) -> Bound:
+        n = len(self.dishes)
+        plates = len(self.plates)
+        agents = max(1, len(self.agents))
+        plate_first = min((self.walk_to(p) + self.to_window(p) for p in self.plates), default=INF)
+        wash_cycle = INF
+        if self.plate_return and self.sinks:
+            wash_cycle = min(RETURN_DELAY + self.cd(self.plate_return, s) + WASH + self.to_window(s)
+                             for s in self.sinks)
+        earliest = [max([1] + [self.at_window(i, k) for i, k in items]) for items in self.dishes]
+        terms = {"dish": 0, "order": 0, "plates": 0, "cookware": 0, "boards": 0, "work": 0}
+        serve: list[int] = []
+        for d in range(n):
+            own = max(earliest[d], plate_first if d < plates else 0)
+            terms["dish"] = max(terms["dish"], own)
+            s = max(own, serve[-1] if serve else 0)
+            if d >= plates:
+                s = max(s, serve[d - plates] + wash_cycle)
+                terms["plates"] = max(terms["plates"], serve[d - plates] + wash_cycle)
+            for name, value in (("cookware", self.cookware_bound(d)), ("boards", self.board_bound(d)),
+                                ("work", -(-self.work(d) // agents))):
+                terms[name] = max(terms[name], value)
+                s = max(s, value)
+            serve.append(s)
+        terms["order"] = serve[-1]
+        return Bound(min(serve[-1], INF), terms)
+
+    def prefix_items(self, d: int, kind: str) -> int:
+        return sum(1 for items in self.dishes[:d + 1] for _, k in items if k == kind)
+
+    def cookware_bound(self, d: int) -> int:
+        best = 0
+        for kind, dur in COOKWARE_TIME.items():
+            count = self.prefix_items(d, kind)
+            have = self.cookware[kind]
+            if count and have:
+                out = min((self.to_window(s) for s in self.stoves), default=INF)
+                best = max(best, self.first_in(kind) + dur * -(-count // have) + out)
+        return best
+
+    def board_bound(self, d: int) -> int:
+        items = [i for items in self.dishes[:d + 1] for i, k in items if k in ("chop", "pan")]
+        if not items or not self.boards:
+            return 0
+        start = min(t - CHOP for i in set(items) for _, t in self.chopped_at(i))
+        out = min(self.to_window(b) for b in self.boards)
+        return start + CHOP * -(-len(items) // len(self.boards)) + out
+
+    def work(self, d: int) -> int:
+        """Carrying, chopping and washing that dishes 0..d cannot do without."""
+        total = 0
+        origins = self.plates + self.sinks
+        plate_trip = min((self.to_window(p) for p in origins), default=0)
+        for items in self.dishes[:d + 1]:
+            pan_trip = pot_trip = 0
+            for item, kind in items:
+                disps = self.dispensers.get(item, ())
+                if kind in ("chop", "pan"):
+                    total += CHOP + min((self.cd(x, b) for x in disps for b in self.boards), default=0)
+                if kind == "pan":
+                    pan_trip = max(pan_trip, min((self.cd(b, s) for b in self.boards
+                                                  for s in self.stoves), default=0))
+                if kind == "pot":
+                    pot_trip = max(pot_trip, min((self.cd(x, s) for x in disps for s in self.stoves),
+                                                 default=0))
+            total += pan_trip + pot_trip + plate_trip
+        washes = max(0, d + 1 - len(self.plates))
+        if washes and self.plate_return and self.sinks:
+            total += washes * (WASH + min(self.cd(self.plate_return, s) for s in self.sinks))
+        return total

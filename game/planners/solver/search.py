@@ -1,0 +1,211 @@
+"""Search over genomes: priority-rule starts, then iterated local search with a fixed budget.
+
+Everything random comes from one generator seeded by the level and rule set, and the budget is
+a number of decodes, so the same level and time limit always give the same plan."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .decoder import Decoder, Schedule
+from .model import KitchenModel
+from .tasks import DELIVER, HOLD, PARK, PREP, STAGE, WASH, Genome, Task, wash_key
+
+BIG = (10**9, 0, 0)
+KIND_RANK = {"pan": 0, "pot": 1, "chop": 2, "raw": 3}
+
+
+@dataclass
+class Found:
+    genome: Genome
+    schedule: Schedule
+
+    @property
+    def cost(self) -> tuple[int, int, int]:
+        return self.schedule.cost
+
+
+def level_seed(model: KitchenModel) -> int:
+    text = json.dumps([model.level.to_dict(), model.rules], sort_keys=True, default=str)
+    return int(hashlib.sha256(text.encode()).hexdigest()[:12], 16)
+
+
+class Search:
+    def __init__(self, model: KitchenModel, tasks: list[Task], budget: int, seed: int,
+                 lower_bound: int = 0, deadline: float | None = None):
+        self.model = model
+        self.tasks = tasks
+        self.decoder = Decoder(model, tasks)
+        self.budget = budget
+        self.rng = random.Random(seed)
+        self.lower_bound = lower_bound
+        self.deadline = deadline
+        self.used = 0
+        self.pool: dict[tuple, Found] = {}  # best distinct schedules, by plan signature
+
+    # -- evaluating ----------------------------------------------------------------------
+    def exhausted(self) -> bool:
+        if self.used >= self.budget:
+            return True
+        return self.deadline is not None and time.monotonic() > self.deadline
+
+    def evaluate(self, g: Genome) -> tuple[tuple[int, int, int], Schedule | None]:
+        self.used += 1
+        s = self.decoder.decode(g)
+        if s is None:
+            return BIG, None
+        key = tuple(tuple((op.t, op.tile, op.station) for op in ops) for ops in s.ops)
+        if key not in self.pool:
+            self.pool[key] = Found(g.copy(), s)
+            if len(self.pool) > 64:
+                worst = max(self.pool, key=lambda k: self.pool[k].cost)
+                del self.pool[worst]
+        return s.cost, s
+
+    def best(self, n: int) -> list[Found]:
+        return sorted(self.pool.values(), key=lambda f: f.cost)[:n]
+
+    def optimal(self, cost: tuple[int, int, int]) -> bool:
+        return cost[0] <= self.lower_bound
+
+    # -- starting points -------------------------------------------------------------------
+    def start_genomes(self) -> list[Genome]:
+        m = self.model
+        n = len(self.tasks)
+        plates = list(range(len(m.plates)))
+        near = sorted(plates, key=lambda p: m.geo.station_distance(m.plates[p], m.windows[0]))
+        out = []
+        for rule in (self.rule_dish, self.rule_cook_first, self.rule_by_kind):
+            for methods in self.method_sets():
+                for plate_order in (plates, near):
+                    out.append(Genome(rule(), dict(methods), [None] * n, list(plate_order)))
+        return out
+
+    def method_sets(self) -> list[dict[int, str]]:
+        m = self.model
+        washed = [d for d in range(m.dishes) if d >= len(m.plates)]
+        sets = []
+        for raw, chop, wash in ((DELIVER, DELIVER, PARK), (STAGE, STAGE, PARK), (STAGE, DELIVER, PARK),
+                                (DELIVER, STAGE, PARK), (STAGE, STAGE, HOLD)):
+            methods = {}
+            for need in m.needs:
+                if need.kind == "raw":
+                    methods[need.id] = raw
+                elif need.kind == "chop":
+                    methods[need.id] = chop
+            for d in washed:
+                methods[wash_key(d)] = wash
+            sets.append(methods)
+        return sets
+
+    def rule_dish(self) -> list[float]:
+        def key(t: Task) -> float:
+            sub = KIND_RANK[t.need.kind] if t.kind == PREP else (5 if t.kind == WASH else 6)
+            return t.dish * 10 + sub
+        return [key(t) for t in self.tasks]
+
+    def rule_cook_first(self) -> list[float]:
+        def key(t: Task) -> float:
+            if t.kind == PREP and t.need.kind in ("pan", "pot"):
+                return t.dish
+            sub = KIND_RANK[t.need.kind] if t.kind == PREP else (5 if t.kind == WASH else 6)
+            return 100 + t.dish * 10 + sub
+        return [key(t) for t in self.tasks]
+
+    def rule_by_kind(self) -> list[float]:
+        def key(t: Task) -> float:
+            if t.kind == PREP:
+                return KIND_RANK[t.need.kind] * 100 + t.dish
+            return 1000 + t.dish * 10 + (0 if t.kind == WASH else 1)
+        return [key(t) for t in self.tasks]
+
+    # -- moves -----------------------------------------------------------------------------
+    def mutate(self, g: Genome, strength: int = 1) -> Genome:
+        g = g.copy()
+        for _ in range(strength):
+            self.rng.choice(self.moves())(g)
+        return g
+
+    def moves(self) -> list[Callable[[Genome], None]]:
+        moves = [self.move_task, self.move_task, self.swap_tasks, self.flip_method, self.set_agent]
+        if len(self.model.plates) > 1:
+            moves.append(self.swap_plates)
+        return moves
+
+    def move_task(self, g: Genome) -> None:
+        order = sorted(range(len(g.keys)), key=g.keys.__getitem__)
+        i = self.rng.randrange(len(order))
+        task = order.pop(i)
+        order.insert(self.rng.randrange(len(order) + 1), task)
+        for rank, t in enumerate(order):
+            g.keys[t] = float(rank)
+
+    def swap_tasks(self, g: Genome) -> None:
+        a, b = self.rng.randrange(len(g.keys)), self.rng.randrange(len(g.keys))
+        g.keys[a], g.keys[b] = g.keys[b], g.keys[a]
+
+    def flip_method(self, g: Genome) -> None:
+        if not g.method:
+            return
+        k = self.rng.choice(sorted(g.method))
+        if k < 0:
+            g.method[k] = HOLD if g.method[k] == PARK else PARK
+        else:
+            g.method[k] = STAGE if g.method[k] == DELIVER else DELIVER
+
+    def set_agent(self, g: Genome) -> None:
+        t = self.rng.randrange(len(g.agent))
+        n = len(self.model.agent_names)
+        choice = self.rng.randrange(n + 1)
+        g.agent[t] = None if choice == n else choice
+
+    def swap_plates(self, g: Genome) -> None:
+        i, j = self.rng.sample(range(len(g.plates)), 2)
+        g.plates[i], g.plates[j] = g.plates[j], g.plates[i]
+
+    # -- the search ------------------------------------------------------------------------
+    def run(self) -> list[Found]:
+        starts = []
+        for g in self.start_genomes():
+            cost, _ = self.evaluate(g)
+            starts.append((cost, g))
+            if self.optimal(cost):
+                return self.best(8)
+        starts.sort(key=lambda s: s[0])
+        feasible = [s for s in starts if s[0] != BIG] or starts
+        rounds = max(1, min(len(feasible), 4))
+        per_round = max(1, (self.budget - self.used) // rounds)
+        for r in range(rounds):
+            cost, g = feasible[r % len(feasible)]
+            self.local_search(g, cost, self.used + per_round)
+            if self.exhausted() or (self.pool and self.optimal(self.best(1)[0].cost)):
+                break
+        return self.best(8)
+
+    def local_search(self, g: Genome, cost: tuple, until: int) -> None:
+        best_g, best_cost = g, cost
+        cur_g, cur_cost = g, cost
+        stall = 0
+        while self.used < until and not self.exhausted():
+            strength = 1 if stall < 200 else self.rng.randint(2, 4)
+            cand = self.mutate(cur_g, strength)
+            c, _ = self.evaluate(cand)
+            if c <= cur_cost:
+                if c < cur_cost:
+                    stall = 0
+                cur_g, cur_cost = cand, c
+            else:
+                stall += 1
+            if c < best_cost:
+                best_g, best_cost = cand, c
+                if self.optimal(c):
+                    return
+            if stall > 600:  # restart from the best with a kick
+                cur_g, cur_cost = self.mutate(best_g, 3), BIG
+                cur_cost, _ = self.evaluate(cur_g)
+                stall = 0

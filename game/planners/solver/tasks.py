@@ -1,0 +1,55 @@
+"""The work of a level as tasks (one agent each, empty-handed at both ends) and the genome that
+says in which order, by whom and how they are done."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import KitchenModel, Need
+
+PREP, WASH, ASSEMBLE = "prep", "wash", "assemble"
+DELIVER, STAGE = "deliver", "stage"  # a raw or chopped ingredient: onto the parked plate, or left out
+PARK, HOLD = "park", "hold"  # a washed plate: put on a table, or kept in hand to assemble the dish
+
+
+@dataclass(frozen=True)
+class Task:
+    id: int
+    kind: str  # prep | wash | assemble
+    dish: int
+    need: Need | None = None
+
+
+@dataclass
+class Genome:
+    """One candidate plan: task priorities, ingredient and plate methods, agent choices."""
+
+    keys: list[float]  # per task: lower is scheduled first (when its predecessors are done)
+    method: dict[int, str]  # need id -> deliver | stage; -1 - dish -> park | hold (washed plates)
+    agent: list[int | None]  # per task: a fixed agent, or None for the earliest finisher
+    plates: list[int]  # initial plate index for each of the first dishes
+    extra: dict[str, int] = field(default_factory=dict)
+
+    def copy(self) -> Genome:
+        return Genome(list(self.keys), dict(self.method), list(self.agent), list(self.plates),
+                      dict(self.extra))
+
+    def signature(self) -> tuple:
+        order = tuple(sorted(range(len(self.keys)), key=self.keys.__getitem__))
+        return (order, tuple(sorted(self.method.items())), tuple(self.agent), tuple(self.plates))
+
+
+def build_tasks(model: KitchenModel) -> list[Task]:
+    tasks: list[Task] = []
+    plates = len(model.plates)
+    for dish in range(model.dishes):
+        for need in model.dish_needs[dish]:
+            tasks.append(Task(len(tasks), PREP, dish, need))
+        if dish >= plates:
+            tasks.append(Task(len(tasks), WASH, dish))
+        tasks.append(Task(len(tasks), ASSEMBLE, dish))
+    return tasks
+
+
+def wash_key(dish: int) -> int:
+    return -1 - dish
