@@ -146,8 +146,8 @@ def test_ingredient_states_differ_in_shape_not_only_colour(pg):
         return pygame.mask.from_surface(icons.ingredient(name, state, 48), 60)
 
     for name in icons.INGREDIENT_COLOURS:
-        raw, chopped, cooked = mask(name, "raw"), mask(name, "chopped"), mask(name, "cooked")
-        for a, b in ((raw, chopped), (raw, cooked), (chopped, cooked)):
+        raw, chopped, cooked, burnt = (mask(name, s) for s in ("raw", "chopped", "cooked", "burnt"))
+        for a, b in ((raw, chopped), (raw, cooked), (chopped, cooked), (cooked, burnt), (raw, burnt)):
             differ = a.count() + b.count() - 2 * a.overlap_area(b, (0, 0))
             assert differ > 0.1 * max(a.count(), b.count()), name
 
@@ -219,3 +219,20 @@ def test_ghosts_and_highlight_are_drawn(pg, run):
     assert surface.get_at((3 * 40 + 2, 2 * 40 + 20))[:3] == (255, 0, 0)
     ghost = surface.get_at(r.tile_center((0, 0), (5, 3)))[:3]
     assert ghost != P.FLOOR and ghost != P.agent_colour(0)  # faint: blended with the floor
+
+
+def test_burn_after_counts_down_then_shows_burnt_food(pg):
+    level = small_level().replace(options={"burn_after": 5})
+    plan = {"agent1": [], "agent2": [mv(1, 2), it("dispenser2"), mv(1, 3), it("chopping_board2"),
+                                     pr("chopping_board2"), it("chopping_board2"), mv(5, 1), it("stove1"),
+                                     wait(25), wait(10)]}
+    result = simulate(level, plan)  # the tomato is cooked at the event at 37 and burnt at 47
+    tl = result.timeline
+    assert describe_tile(level, tl.state_at(40), (6, 1), 40)[2] == "burns in 2 unless taken off the stove"
+    assert "burnt" in describe_tile(level, tl.state_at(47), (6, 1), 47)[1]
+    for t, colour, frac in ((40, P.ERROR, 2 / 5), (47, P.ERROR, 1.0)):
+        r, surface = draw_at(level, result, t)
+        x, y = r.pixel_of_tile((10, 10), (6, 1))
+        row = y + 2 + 4 + 1 + 1 if t == 40 else y + 4  # the thin burn bar below, or the red main bar
+        red = sum(1 for px in range(x + 3, x + 37) if surface.get_at((px, row))[:3] == colour)
+        assert abs(red - frac * 32) <= 2, (t, red)

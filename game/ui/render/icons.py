@@ -1,7 +1,8 @@
 """Icons drawn by code, cached per size: station kinds, floor and wall tiles, and items.
 
 Ingredient states differ by shape, not colour alone: raw is whole, chopped is cut into
-separated slices, cooked is browned with steam wisps above it and a dark outline.
+separated slices, cooked is browned with thin steam wisps above it, burnt (a scenario option) is
+charred with dark smoke puffs above it.
 Every function returns a cached Surface (do not draw on it)."""
 
 from __future__ import annotations
@@ -213,6 +214,13 @@ def _steam(s: pygame.Surface, n: int) -> None:
         pygame.draw.lines(s, (110, 110, 120), False, pts, w)
 
 
+def _smoke(s: pygame.Surface, n: int) -> None:
+    """Dark puffs above: burnt food (unlike the thin light wisps of cooked food)."""
+    for x, y, r in ((0.3, 0.12, 0.1), (0.5, 0.07, 0.12), (0.7, 0.13, 0.09), (0.42, 0.2, 0.07)):
+        _circle(s, (20, 20, 22), n * x, n * y, n * r + 2)
+        _circle(s, (85, 85, 90), n * x, n * y, n * r)
+
+
 def _outline(img: pygame.Surface, colour, width: int) -> pygame.Surface:
     """img with a solid outline of `width` pixels around its opaque area."""
     mask = pygame.mask.from_surface(img, 60)
@@ -233,6 +241,8 @@ def ingredient(name: str, state: str, size: int) -> pygame.Surface:
     colour = _ingredient_colour(name)
     if state == "cooked":
         colour = _darker(colour, 0.72) if name not in ("rice", "pasta") else _darker(colour, 0.9)
+    elif state == "burnt":
+        colour = _darker(colour, 0.3)
     img = _canvas(size)
     SHAPES.get(name, _shape_unknown)(img, n, colour)
     if name not in SHAPES:
@@ -242,10 +252,10 @@ def ingredient(name: str, state: str, size: int) -> pygame.Surface:
     if state == "chopped":
         img = _slice(img, n)
     img = _outline(img, OUTLINE, max(1, n // 30))
-    if state == "cooked":
+    if state in ("cooked", "burnt"):
         cooked = _canvas(size)
         cooked.blit(pygame.transform.smoothscale(img, (int(n * 0.84), int(n * 0.84))), (n * 0.08, n * 0.16))
-        _steam(cooked, n)
+        (_steam if state == "cooked" else _smoke)(cooked, n)
         img = cooked
     return _finish(img, size)
 

@@ -197,11 +197,26 @@ class KitchenRenderer:
             icon = icons.item_icon(item, size)
             surface.blit(icon, icon.get_rect(center=(top[0] + n // 2, top[1] + max(size // 2, room // 2))))
             if item.get("kind") in ("pan", "pot"):
-                frac = cooking_fraction(item, t, on_stove=name in self.stoves)
-                if frac is not None:
-                    done = not item.get("cooking") and frac >= 1
-                    self._bar(surface, pygame.Rect(top[0] + 3, top[1] + 2, n - 6, max(4, n // 10)), frac,
-                              DONE_BAR if done else COOK_BAR)
+                bar = pygame.Rect(top[0] + 3, top[1] + 2, n - 6, max(4, n // 10))
+                self._cookware_bars(surface, bar, item, t, name in self.stoves)
+
+    def _cookware_bars(self, surface: pygame.Surface, rect: pygame.Rect, item: Mapping[str, Any],
+                       t: float | None, on_stove: bool) -> None:
+        """Cooking progress (orange, green when done, red when burnt); under the burn_after
+        option a thin red bar below shrinks to the moment the cooked food burns."""
+        frac = cooking_fraction(item, t, on_stove)
+        if frac is None:
+            return
+        contents = item.get("contents", ())
+        if any(i.get("state") == "burnt" for i in contents):
+            self._bar(surface, rect, 1.0, P.ERROR)
+            return
+        done = not item.get("cooking") and frac >= 1
+        self._bar(surface, rect, frac, DONE_BAR if done else COOK_BAR)
+        left = burn_left(self.level, item, t) if on_stove else None
+        if left is not None:
+            below = pygame.Rect(rect.x, rect.bottom + 1, rect.w, max(3, rect.h // 2))
+            self._bar(surface, below, left / self.level.options["burn_after"], P.ERROR)
 
     def _draw_plate_return(self, surface: pygame.Surface, origin: tuple[int, int], state: State,
                            t: float | None) -> None:
@@ -335,6 +350,15 @@ def cooking_fraction(item: Mapping[str, Any], t: float | None, on_stove: bool) -
     return min(1.0, processed / required)
 
 
+def burn_left(level: Level, item: Mapping[str, Any], t: float | None) -> float | None:
+    """Time left before cooked food on a stove burns (the burn_after option), else None."""
+    window = (level.options or {}).get("burn_after")
+    cooked_at = item.get("cooked_at")
+    if window is None or cooked_at is None or t is None:
+        return None
+    return max(0.0, cooked_at + window - t)
+
+
 def _spread(positions: Mapping[str, tuple[float, float]]) -> dict[str, float]:
     """Horizontal offsets (in tiles) so agents sharing a tile stay visible side by side."""
     groups: dict[tuple[int, int], list[str]] = {}
@@ -365,7 +389,9 @@ def describe_item(item: Mapping[str, Any] | None) -> str:
     contents = ", ".join(describe_item(i) for i in item.get("contents", ())) or "empty"
     text = f"{kind} ({contents})"
     if kind in ("pan", "pot") and (item.get("required") or 0) > 0:
-        status = "cooking" if item.get("cooking") else "cooked" if _all_cooked(item) else "stopped"
+        burnt = any(i.get("state") == "burnt" for i in item.get("contents", ()))
+        status = "burnt" if burnt else "cooking" if item.get("cooking") else "cooked" if _all_cooked(item) \
+            else "stopped"
         text += f", {status} {_num(item.get('processed') or 0)}/{_num(item['required'])}"
     return text
 
@@ -389,7 +415,11 @@ def describe_tile(level: Level, state: State, pos: Pos, t: float | None = None) 
         lines.append(f"{tile.name} ({tile.kind or 'unknown kind'}) at ({x}, {y})")
         if tile.provides:
             lines.append(f"gives a raw {tile.provides}")
-        lines.append(f"on it: {describe_item(state.get('stations', {}).get(tile.name))}")
+        item = state.get("stations", {}).get(tile.name)
+        lines.append(f"on it: {describe_item(item)}")
+        left = burn_left(level, item, t) if item and tile.kind == "stove" else None
+        if left is not None:
+            lines.append(f"burns in {_num(left)} unless taken off the stove")
         lines += _return_lines(level, state, tile, t)
     for name, agent in state.get("agents", {}).items():
         if tuple(agent["pos"]) == pos:
