@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from game.commands.replay import viewable
 from game.replay import ReplayError, load_replay
 
 NAME = "export"
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: --tile {args.tile}: use 8 to 256 pixels", file=sys.stderr)
         return 2
     try:
-        replay = load_replay(args.replay)
+        replay = viewable(load_replay(args.replay), args.replay)
         n = export_replay(replay, args.out, fps=args.fps, speed=args.speed, at=args.at, tile=args.tile,
                           progress=not args.quiet)
     except (ReplayError, ExportError) as e:

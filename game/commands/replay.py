@@ -18,8 +18,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def load_all(paths: list[str]) -> list[Replay]:
-    """Every replay, or ReplayError for the first that cannot be opened."""
-    return [load_replay(p) for p in paths]
+    """Every replay, or ReplayError for the first that cannot be opened or shown."""
+    return [viewable(load_replay(p), p) for p in paths]
+
+
+def viewable(replay: Replay, path: str) -> Replay:
+    if not replay.timeline.times:
+        raise ReplayError(f"{path}: the replay has no recorded moments to show")
+    return replay
 
 
 def parse_size(text: str) -> tuple[int, int]:
