@@ -78,9 +78,10 @@ class FrameRenderer:
 
     def render(self, t: float, decimals: int = 1, speed: float | None = None) -> Any:
         from game.ui.render import palette as P
-        from game.ui.render.panels import headline
+        from game.ui.render.panels import draw_error_strip, error_highlight, headline
         from game.ui.render.text import blit_text, ellipsize
 
+        pygame = self.pygame
         s, tl, level = self.surface, self.replay.timeline, self.replay.level
         s.fill(P.PANEL)
         title = f"{level.title or level.name}: {', '.join(level.orders)}"
@@ -105,7 +106,12 @@ class FrameRenderer:
                 colour,
                 anchor="midleft",
             )
-        self.kitchen.draw(s, self.kitchen_rect, tl.state_at(t), timeline=tl, t=t)
+        state = tl.state_at(t)
+        failed = error_highlight(level, self.replay.result, state, t)
+        self.kitchen.draw(s, self.kitchen_rect, state, timeline=tl, t=t, highlight=failed)
+        if failed is not None:
+            kx, ky = self.kitchen.origin(self.kitchen_rect)
+            draw_error_strip(s, pygame.Rect((kx, ky), self.kitchen.size), self.replay.result, 15)
         self.gantt.draw(s, self.gantt_rect, t)
         return s
 

@@ -115,3 +115,18 @@ def test_damaged_or_newer_replays_are_refused_without_a_traceback(tmp_path):
         assert proc.returncode == 2
         assert needle in proc.stderr and str(bad) in proc.stderr
         assert "Traceback" not in proc.stderr
+
+
+def test_png_of_a_failed_run_at_its_error_marks_the_agent_and_says_why(tmp_path):
+    _, replay = make_replay(tmp_path, failed=True)  # agent1's second chop fails at t = 10
+    out = tmp_path / "error.png"
+    export_replay(replay, out, at=10)
+    png = iio.imread(out)
+    fr = FrameRenderer(replay)
+    x, y = fr.kitchen.pixel_of_tile(fr.kitchen_rect, (1, 1))
+    assert tuple(png[y + fr.kitchen.tile // 2, x + 2, :3]) == P.ERROR
+    before = fr.array(9.9, 2)
+    assert tuple(before[y + fr.kitchen.tile // 2, x + 2, :3]) != P.ERROR
+    kx, ky = fr.kitchen.origin(fr.kitchen_rect)
+    strip = (ky + fr.kitchen.size[1] - 3, kx + fr.kitchen.size[0] // 2)  # the error strip's lower edge
+    assert tuple(png[strip][:3]) != tuple(before[strip][:3])

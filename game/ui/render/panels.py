@@ -10,7 +10,7 @@ from typing import Any
 
 import pygame
 
-from game.engine import ActionSpan, Timeline
+from game.engine import ActionSpan, Level, Timeline
 
 from . import palette as P
 from .gantt import action_text
@@ -340,6 +340,39 @@ class QueuePanel:
 
 
 # -- error box ------------------------------------------------------------------------------
+def error_highlight(level: Level, result: Mapping[str, Any], state: Mapping[str, Any],
+                    t: float) -> dict[tuple[int, int], tuple[int, int, int]] | None:
+    """At or after a run's error: the failing agent's tile and its action's target, in red."""
+    d = result.get("error_detail") or {}
+    if not result.get("error") or not d or t < float(d.get("time", 0)):
+        return None
+    out: dict[tuple[int, int], tuple[int, int, int]] = {}
+    agent = state.get("agents", {}).get(d.get("agent"))
+    if agent:
+        out[(int(agent["pos"][0]), int(agent["pos"][1]))] = P.ERROR
+    target = (d.get("action") or {}).get("target")
+    if isinstance(target, str) and target in level.station_by_name:
+        out[level.station_by_name[target].pos] = P.ERROR
+    elif isinstance(target, list) and len(target) == 2 and level.in_bounds((target[0], target[1])):
+        out[(target[0], target[1])] = P.ERROR
+    return out
+
+
+def draw_error_strip(surface: pygame.Surface, rect: pygame.Rect, result: Mapping[str, Any],
+                     size: int = 16) -> None:
+    """One or two lines of the error over the bottom of rect (exported frames, compare view)."""
+    lines = error_lines(result)
+    if not lines:
+        return
+    text = wrap(f"{lines[1]}: {lines[2]}", rect.w - 16, size)[:2]
+    h = len(text) * font(size).get_linesize() + 8
+    band = pygame.Surface((rect.w, h), pygame.SRCALPHA)
+    band.fill((90, 20, 20, 225))
+    surface.blit(band, (rect.x, rect.bottom - h))
+    for i, line in enumerate(text):
+        blit_text(surface, line, (rect.x + 8, rect.bottom - h + 4 + i * font(size).get_linesize()), size,
+                  (255, 230, 225), bold=(i == 0))
+
 def error_lines(result: Mapping[str, Any]) -> list[str]:
     """The error's text, agent, action and time as short lines (empty for a clean run)."""
     if not result.get("error"):

@@ -15,7 +15,15 @@ from game.replay import Replay
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, span_lines
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
-from game.ui.render.panels import Marker, draw_tooltip, error_lines, headline, num, run_markers
+from game.ui.render.panels import (
+    Marker,
+    draw_tooltip,
+    error_highlight,
+    error_lines,
+    headline,
+    num,
+    run_markers,
+)
 from game.ui.render.text import blit_text, ellipsize
 from game.ui.render.timeline_index import with_index
 
@@ -87,7 +95,9 @@ class Side:
             anchor="midleft",
         )
         shown = min(t, tl.end)
-        self.renderer.draw(surface, r["kitchen"], tl.state_at(shown), timeline=tl, t=shown)
+        state = tl.state_at(shown)
+        failed = error_highlight(self.replay.level, self.replay.result, state, shown)
+        self.renderer.draw(surface, r["kitchen"], state, timeline=tl, t=shown, highlight=failed)
         if t > tl.end:  # this run is over while the other goes on
             shade = pygame.Surface(r["kitchen"].size, pygame.SRCALPHA)
             shade.fill((0, 0, 0, 70))

@@ -30,6 +30,7 @@ from game.ui.render.panels import (
     draw_error_box,
     draw_scrub,
     draw_tooltip,
+    error_highlight,
     marker_at,
     num,
     run_markers,
@@ -394,20 +395,7 @@ class ReplayScreen(TimelineScreen):
         self.rects["queues"] = queues
 
     def _error_highlight(self, t: float) -> dict | None:
-        """At or after the error, outline the failing agent's tile and its target in red."""
-        if self.error_at is None or t < self.error_at:
-            return None
-        d = self.replay.result.get("error_detail") or {}
-        out: dict = {}
-        agent = self.replay.timeline.state_at(t)["agents"].get(d.get("agent"))
-        if agent:
-            out[tuple(agent["pos"])] = P.ERROR
-        target = (d.get("action") or {}).get("target")
-        if isinstance(target, str) and target in self.renderer.station_pos:
-            out[self.renderer.station_pos[target]] = P.ERROR
-        elif isinstance(target, list) and len(target) == 2 and self.replay.level.in_bounds(tuple(target)):
-            out[tuple(target)] = P.ERROR
-        return out
+        return error_highlight(self.replay.level, self.replay.result, self.replay.timeline.state_at(t), t)
 
     def _tooltip(self, hover: ActionSpan | None, state: dict, t: float) -> list[str]:
         if hover is not None:
