@@ -371,3 +371,30 @@ def test_export_through_the_dialog_writes_paracook_json(data_home):
     data = json.loads(files[0].read_text())
     assert data["done"] and data["time"] == d.screen.editor.result.time
     assert data["plan"] == d.screen.editor.plan_dict() and data["task"]["orders"] == 1
+
+
+def test_end_of_queue_is_shown_faintly():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    centre = d.tile_pixel((5, 2))
+    empty = d.pixel(centre)
+    d.click_tile((5, 2))
+    d.key(pygame.K_HOME)
+    assert d.screen.t == 0 and d.agent_pixel_ok("agent1", (1, 1))
+    ghost = d.pixel(centre)
+    assert ghost != empty  # agent1's faint end-of-queue marker
+    assert ghost != agent_colour(0)  # faint, not the agent itself
+
+
+def test_play_command_refuses_bad_input_with_a_message(tmp_path, capsys):
+    from game.cli import main
+
+    assert main(["play", str(tmp_path / "missing.yaml")]) == 2
+    assert "missing.yaml: cannot read the file" in capsys.readouterr().err
+    level = tmp_path / "level.json"
+    level.write_text(json.dumps({"name": "k", "width": 3, "height": 1, "agents": [{"name": "agent1", "x": 0,
+                                 "y": 0}], "tiles": [{"x": 2, "y": 0, "type": "station", "name": "table1"}]}))
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"agent1": [{"action": "Interact", "target": "stove1"}]}))
+    assert main(["play", str(level), "--orders", "salad_basic", "--plan", str(plan)]) == 2
+    assert "no station called 'stove1'" in capsys.readouterr().err
+    assert main(["play", "--size", "big"]) == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from game.engine import RULESETS
 
@@ -34,6 +35,8 @@ def run(args: argparse.Namespace) -> int:
         except LevelError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
+        if not level.title:  # a ParaCook map has no title: name it after its file
+            level = level.replace(title="/".join(Path(args.level).with_suffix("").parts[-3:]))
         if args.plan:
             try:
                 plan, _ = store.load_plan(args.plan, level)

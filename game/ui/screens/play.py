@@ -189,6 +189,8 @@ class PlayScreen:
         if restored:
             self.say(f"Restored your autosaved plan ({self.editor.action_count} actions)")
         self.t = self._end() if restored else 0.0
+        if self.editor.error is not None:
+            self._keep_visible(self.editor.error.agent, self.editor.error.action_index)
 
     # -- the Screen protocol ------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
@@ -309,6 +311,9 @@ class PlayScreen:
     def _after_edit(self) -> None:
         self.playing = False
         self.t = min(self.editor.focus_time(), self._end())
+        err = self.editor.error
+        if err is not None:
+            self._keep_visible(err.agent, err.action_index)
         self._keep_visible(self.editor.agent, self.editor.insertion_index())
         self._autosave()
         if self.editor.result.done:
@@ -815,15 +820,15 @@ class PlayScreen:
         if err is not None:
             text = (f"Error  {err.agent}, action {err.action_index} {_action_text(err.action)} at t = "
                     f"{panels.fmt(err.time)}: {err.reason}")
-            size = fit_size(text, rect.w - 16, 20, 16)
+            size = fit_size(text, rect.w - 16, 21, 17)
             if font(size).size(text)[0] > rect.w - 16 and self.prompt is None:  # too long: use both lines
                 pygame.draw.rect(surface, ERROR_BG, rect)
-                for i, line in enumerate(panels.wrap(text, rect.w - 16, 18)[:2]):
-                    blit_text(surface, line, (rect.x + 8, rect.y + 4 + i * 22), 18, ERROR_TEXT, bold=True)
+                for i, line in enumerate(panels.wrap(text, rect.w - 16, 19)[:2]):
+                    blit_text(surface, line, (rect.x + 8, rect.y + 4 + i * 22), 19, ERROR_TEXT)
                 return
             pygame.draw.rect(surface, ERROR_BG, first)
             blit_text(surface, ellipsize(text, rect.w - 16, size), (rect.x + 8, first.centery), size,
-                      ERROR_TEXT, bold=True, anchor="midleft")
+                      ERROR_TEXT, anchor="midleft")
         else:
             pygame.draw.rect(surface, P.PANEL, first)
             blit_text(surface, self._outcome_text(), (rect.x + 8, first.centery), 20, P.OK
