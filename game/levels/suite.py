@@ -1,4 +1,5 @@
-"""Named sets of level files: the 360-task benchmark suite, its subsets, and the tutorials."""
+"""Named sets of level files: the 360-task benchmark suite, its subsets, the tutorials and the
+scenarios."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from .task import DIFFICULTY
 
 SUITE_DIR = LEVELS_DIR / "suite"
 TUTORIAL_DIR = LEVELS_DIR / "tutorial"
+SCENARIO_DIR = LEVELS_DIR / "scenarios"
 CATEGORIES = ("burger", "burrito", "pasta", "salad", "sashimi", "sushi")
 SEEDS = (42, 84, 126, 128, 256)
 AGENT_COUNTS = (1, 2, 3)
@@ -22,6 +24,7 @@ SUITES = {
     "suite": "the 360 benchmark tasks (6 categories x 5 seeds x 1-3 agents x 1-4 orders)",
     "human24": "the 24 tasks of the human study (2 agents, all categories)",
     "tutorial": "small kitchens that teach the rules one at a time",
+    "scenarios": "divided kitchens, cooks with roles, burn and freshness windows",
     **{d: f"the {d} benchmark tasks ({' and '.join(c for c in CATEGORIES if DIFFICULTY[c] == d)})"
        for d in ("easy", "medium", "hard")},
     **{c: f"the {c} benchmark tasks" for c in CATEGORIES},
@@ -63,8 +66,8 @@ def suite_levels(name: str) -> list[Path]:
         return [t.path() for t in tasks]
     if name == "human24":
         return [t.path() for t in tasks if t.agents == 2 and (t.seed, t.orders) in HUMAN_STUDY]
-    if name == "tutorial":
-        return sorted(TUTORIAL_DIR.glob("*.yaml"), key=_natural)
+    if name in ("tutorial", "scenarios"):
+        return sorted((TUTORIAL_DIR if name == "tutorial" else SCENARIO_DIR).glob("*.yaml"), key=_natural)
     if name in ("easy", "medium", "hard"):
         return [t.path() for t in tasks if t.difficulty == name]
     if name in CATEGORIES:
