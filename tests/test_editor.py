@@ -185,7 +185,10 @@ def test_plan_problems_name_agent_action_and_reason():
         "agent1 action 1 (Interact): this kitchen has no station called 'stove1'",
         "agent2 action 0 (Wait): duration -2 is not a number >= 0",
     ]
-    _, problems = plan_problems(level, {"agent9": []})
-    assert "agent9: no such agent" in problems[0]
+    _, problems = plan_problems(level, {"agent9": [], "agent1": [{"action": "MoveTo", "target": [0, 0]}]})
+    assert problems == ["agent9: no such agent in this level (agents: agent1, agent2)",
+                        "agent1 action 0 (MoveTo): (0, 0) is not a floor tile in this kitchen"]
+    _, problems = plan_problems(level, [1, 2])
+    assert problems == ["the plan must be an object mapping agent names to action lists"]
     plan, problems = plan_problems(level, {"plan": {"agent2": [{"action": "MoveTo", "target": [2, 2]}]}})
     assert problems == [] and plan["agent2"] == (Action("MoveTo", (2, 2)),) and plan["agent1"] == ()

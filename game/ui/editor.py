@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.engine import Action, ActionSpan, Level, Plan, PlanError, Result, parse_plan, simulate
+from game.engine import Action, ActionSpan, Level, Plan, PlanError, Result, parse_plan, simulate, unwrap_plan
 from game.engine.errors import ErrorDetail
 
 Pos = tuple[int, int]
@@ -51,11 +51,16 @@ class EditorView:
 def plan_problems(level: Level, data: Any) -> tuple[Plan | None, list[str]]:
     """Parse plan JSON and check it fits the level: agents, station names, floor targets, waits.
     Returns (plan, []) when it fits, else (None, reasons naming agent and action index)."""
+    data = unwrap_plan(data)
+    if not isinstance(data, Mapping):
+        return None, ["the plan must be an object mapping agent names to action lists"]
+    names = level.agent_names
+    problems = [f"{a}: no such agent in this level (agents: {', '.join(names)})"
+                for a in data if a not in names]
     try:
-        plan = parse_plan(data, level.agent_names)
+        plan = parse_plan({a: q for a, q in data.items() if a in names}, names)
     except PlanError as e:
-        return None, list(e.problems)
-    problems: list[str] = []
+        return None, problems + list(e.problems)
     for agent, queue in plan.items():
         for i, action in enumerate(queue):
             reason = _misfit(level, action)
