@@ -87,3 +87,23 @@ def test_mutated_human_plans_never_crash(data):
     parsed = parse_plan(plan, level.agent_names)
     assert replay_bytes(level, parsed, result) == replay_bytes(level, parsed,
                                                                simulate(level, parsed, rules))
+
+
+def brute_span_at(timeline, agent, t):
+    best = None
+    for s in timeline.spans:
+        if s.agent == agent and s.status != "rejected" and s.start <= t and (
+            t < s.end or s.start == s.end == t
+        ):
+            best = s
+    return best
+
+
+@settings(max_examples=100, deadline=None)
+@given(plans)
+def test_span_lookup_matches_a_full_scan(plan):
+    tl = simulate(LEVEL, plan).timeline
+    probes = sorted({0, *tl.times, *(t + 0.5 for t in tl.times), tl.end + 1})
+    for agent in ("agent1", "agent2"):
+        for t in probes:
+            assert tl.span_at(agent, t) is brute_span_at(tl, agent, t)

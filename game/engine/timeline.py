@@ -88,15 +88,23 @@ class Timeline:
     def spans_of(self, agent: str) -> list[ActionSpan]:
         return [s for s in self.spans if s.agent == agent]
 
+    def _ran(self, agent: str) -> tuple[list[float], list[ActionSpan]]:
+        """The agent's spans that ran, in start order, with their starts (built once)."""
+        index = self.__dict__.setdefault("_index", {})
+        if agent not in index:
+            ran = [s for s in self.spans if s.agent == agent and s.status != "rejected"]
+            index[agent] = ([s.start for s in ran], ran)
+        return index[agent]
+
     def span_at(self, agent: str, t: float) -> ActionSpan | None:
-        """The action the agent is busy with at t (a zero-length one only at its instant)."""
-        best = None
-        for s in self.spans:
-            if s.agent == agent and s.status != "rejected" and s.start <= t and (
-                t < s.end or s.start == s.end == t
-            ):
-                best = s
-        return best
+        """The action the agent is busy with at t (a zero-length one only at its instant).
+        An agent's actions run back to back, so only the last one started by t can cover t."""
+        starts, ran = self._ran(agent)
+        i = bisect_right(starts, t) - 1
+        if i < 0:
+            return None
+        s = ran[i]
+        return s if t < s.end or s.start == s.end == t else None
 
     def position_at(self, agent: str, t: float) -> tuple[float, float]:
         """Where an agent stands at t, walking tile by tile along a running MoveTo."""
