@@ -1,9 +1,10 @@
 """The benchmark's metrics (RULES.md "Metrics") with 95% confidence intervals, and their tables.
 
 Pure functions over `Run`s (one result of one task); reading result files is report_files.py.
-SR = successes / tasks; pOCT = mean over tasks of OCT (success) or T_max (failure); nOCT = mean
-over successes of OCT / T_max; pMD pools (task, agent) entries: moving time on success, D_max / M
-on failure; AU pools the agents of successful tasks: (execution - waiting) / execution.
+SR = successes / tasks; PR = mean progress (share of the order's work done when the run stopped;
+1 for a success); pOCT = mean over tasks of OCT (success) or T_max (failure); nOCT = mean over
+successes of OCT / T_max; pMD pools (task, agent) entries: moving time on success, D_max / M on
+failure; AU pools the agents of successful tasks: (execution - waiting) / execution.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import csv
 import io
 import json
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -20,8 +22,11 @@ from typing import Any
 
 from game.engine.metrics import utilisation
 
-METRICS = ("SR", "pOCT", "nOCT", "pMD", "AU")
-UNITS = {"SR": "%", "pOCT": "time", "nOCT": "% of T_max", "pMD": "tiles", "AU": "%"}
+METRICS = ("SR", "PR", "pOCT", "nOCT", "pMD", "AU")
+UNITS = {"SR": "%", "PR": "%", "pOCT": "time", "nOCT": "% of T_max", "pMD": "tiles", "AU": "%"}
+# Where a run's progress came from: its result, a re-simulation of its plan, or neither (a success
+# is counted as 1, which it is by definition; a failure is left out of PR).
+PROGRESS_SOURCES = ("recorded", "simulated", "assumed", "unknown")
 GROUPINGS = ("difficulty", "category", "agents", "orders")
 GROUP_ORDER = {
     "difficulty": ["easy", "medium", "hard"],
@@ -44,10 +49,25 @@ class Run:
     moving: dict[str, float] = field(default_factory=dict)
     execution: dict[str, float] = field(default_factory=dict)
     waiting: dict[str, float] = field(default_factory=dict)
+    progress: float | None = None  # in [0, 1]; None when unknown
+    progress_source: str = "recorded"  # one of PROGRESS_SOURCES
 
     @property
     def agent_count(self) -> int:
         return int(self.task.get("agents") or len(self.moving) or 1)
+
+    @property
+    def progress_value(self) -> float | None:
+        """The progress, a success counting 1 when none was recorded; None when unknown."""
+        if self.progress is not None:
+            return self.progress
+        return 1.0 if self.done else None
+
+    @property
+    def progress_origin(self) -> str:
+        if self.progress is not None:
+            return self.progress_source
+        return "assumed" if self.done else "unknown"
 
 
 @dataclass(frozen=True)
@@ -125,6 +145,15 @@ def success_rate(runs: list[Run]) -> Estimate:
     return wilson(sum(r.done for r in runs), len(runs))
 
 
+def _clip_percent(e: Estimate) -> Estimate:
+    return Estimate(e.value, max(0.0, e.low), min(100.0, e.high), e.n) if e.n > 1 else e
+
+
+def progress_rate(runs: list[Run]) -> Estimate:
+    """Mean progress (x 100) over the runs whose progress is known."""
+    return _clip_percent(mean_ci([100 * p for r in runs if (p := r.progress_value) is not None]))
+
+
 def penalised_oct(runs: list[Run]) -> Estimate:
     return mean_ci([r.time if r.done else r.t_max for r in runs])
 
@@ -144,13 +173,12 @@ def penalised_md(runs: list[Run]) -> Estimate:
 
 
 def agent_utilisation(runs: list[Run]) -> Estimate:
-    e = mean_ci([100 * utilisation(r.execution.get(a, 0), r.waiting.get(a, 0))
-                 for r in runs if r.done for a in r.execution])
-    return Estimate(e.value, max(0.0, e.low), min(100.0, e.high), e.n) if e.n > 1 else e
+    return _clip_percent(mean_ci([100 * utilisation(r.execution.get(a, 0), r.waiting.get(a, 0))
+                                  for r in runs if r.done for a in r.execution]))
 
 
 METRIC_FUNCTIONS: dict[str, Callable[[list[Run]], Estimate]] = {
-    "SR": success_rate, "pOCT": penalised_oct, "nOCT": normalised_oct,
+    "SR": success_rate, "PR": progress_rate, "pOCT": penalised_oct, "nOCT": normalised_oct,
     "pMD": penalised_md, "AU": agent_utilisation,
 }
 
@@ -168,10 +196,20 @@ class Row:
     group: str
     tasks: int
     metrics: dict[str, Estimate]
+    progress_sources: dict[str, int] = field(default_factory=dict)  # PROGRESS_SOURCES -> runs
+
+    @property
+    def progress_assumed(self) -> int:
+        return self.progress_sources.get("assumed", 0)
+
+    @property
+    def progress_missing(self) -> int:
+        return self.progress_sources.get("unknown", 0)
 
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.label, "by": self.by, "group": self.group, "tasks": self.tasks,
-                "metrics": {k: v.to_dict() for k, v in self.metrics.items()}}
+                "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
+                "progress_sources": dict(self.progress_sources)}
 
 
 def _group_key(by: str, group: str) -> tuple:
@@ -196,7 +234,9 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
     for label in sorted(buckets):
         for group in sorted(buckets[label], key=lambda g: _group_key(by, g)):
             members = buckets[label][group]
-            rows.append(Row(label, by, group, len(members), metrics(members)))
+            sources = Counter(r.progress_origin for r in members)
+            rows.append(Row(label, by, group, len(members), metrics(members),
+                            {k: sources[k] for k in PROGRESS_SOURCES if sources[k]}))
     return rows
 
 
@@ -208,15 +248,39 @@ def _cell(e: Estimate) -> str:
     return f"{e.value:.2f} [{e.low:.2f}, {e.high:.2f}]"
 
 
+def _progress_cell(row: Row) -> str:
+    marks = " (a)" * bool(row.progress_assumed) + " (b)" * bool(row.progress_missing)
+    return _cell(row.metrics["PR"]) + marks
+
+
+def progress_notes(rows: list[Row]) -> list[str]:
+    """Footnotes for the PR column: runs whose progress was not recorded nor re-simulated."""
+    whole = [r for r in rows if r.group == ALL] or rows
+    assumed = sum(r.progress_assumed for r in whole)
+    missing = sum(r.progress_missing for r in whole)
+    notes = []
+    if assumed:
+        notes.append(f"(a) PR: {assumed} successful run(s) had no recorded progress and no plan and "
+                     "level to re-simulate; each success is counted as 1 (it serves every order).")
+    if missing:
+        notes.append(f"(b) PR: {missing} failed run(s) had no recorded progress and no plan and level "
+                     "to re-simulate; they are left out of PR (its n is smaller than the tasks).")
+    return notes
+
+
 def to_markdown(rows: list[Row]) -> str:
     by = rows[0].by if rows else "group"
     head = ["run", by, "tasks"] + [f"{m} ({UNITS[m]})" for m in METRICS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
-        cells = [row.label, row.group, str(row.tasks)] + [_cell(row.metrics[m]) for m in METRICS]
+        cells = [row.label, row.group, str(row.tasks)] + [
+            _progress_cell(row) if m == "PR" else _cell(row.metrics[m]) for m in METRICS]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
-    lines.append(f"Values with {CONFIDENCE:.0%} confidence intervals (Wilson for SR, Student t otherwise).")
+    lines.append(f"Values with {CONFIDENCE:.0%} confidence intervals (Wilson for SR, Student t otherwise). "
+                 "PR: mean share of the order's work done when the run stopped (100 for a success).")
+    for note in progress_notes(rows):
+        lines += ["", note]
     return "\n".join(lines) + "\n"
 
 
@@ -224,13 +288,15 @@ def to_csv(rows: list[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["run", "by", "group", "tasks"] + [f"{m}{s}" for m in METRICS
-                                                        for s in ("", "_low", "_high", "_n")])
+                                                        for s in ("", "_low", "_high", "_n")]
+                    + ["PR_assumed", "PR_missing"])
     for row in rows:
         values: list[Any] = []
         for m in METRICS:
             d = row.metrics[m].to_dict()
             values += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
-        writer.writerow([row.label, row.by, row.group, row.tasks] + values)
+        writer.writerow([row.label, row.by, row.group, row.tasks] + values
+                        + [row.progress_assumed, row.progress_missing])
     return out.getvalue()
 
 

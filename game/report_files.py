@@ -3,7 +3,8 @@
 A result is `result.to_dict()` plus "task" (task_info) and source fields (model, method, ...).
 ParaCook's human results have neither: their task comes from the path
 human/<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json, and T_max / D_max from the matching
-map and orders.json of the same data folder.
+map and orders.json of the same data folder. A result without "progress" gets it by running its
+plan again in its level (a replay's own, the ParaCook kitchen, or the file its "level" field names).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from game.engine import Level
+from game.engine import Level, simulate
 from game.engine.metrics import d_max, t_max
 from game.levels import LevelError, load_level
 from game.levels.task import DIFFICULTY, task_info
@@ -112,8 +113,8 @@ def _paracook_level(root: Path, task_id: str) -> Level:
     return load_level(root / "maps" / cat / seed / f"{agents}.json", orders=orders_table[key])
 
 
-def bounds_from_path(path: Path, task_id: str) -> tuple[int, int] | None:
-    """T_max and D_max of a ParaCook result file, from the map and orders next to its folder."""
+def paracook_level_of(path: Path, task_id: str) -> Level | None:
+    """The kitchen of a ParaCook result file, from the map and orders next to its human/ folder."""
     parts = path.resolve().parts
     if "human" not in parts:
         return None
@@ -121,10 +122,67 @@ def bounds_from_path(path: Path, task_id: str) -> tuple[int, int] | None:
     if not (root / "orders.json").is_file():
         return None
     try:
-        level = _paracook_level(root, task_id)
+        return _paracook_level(root, task_id)
     except (LevelError, OSError, json.JSONDecodeError) as e:
-        raise ResultError(f"{path}: cannot load its kitchen to compute T_max ({e})") from None
-    return t_max(level), d_max(level)
+        raise ResultError(f"{path}: cannot load its kitchen ({e})") from None
+
+
+def bounds_from_path(path: Path, task_id: str) -> tuple[int, int] | None:
+    """T_max and D_max of a ParaCook result file, from the map and orders next to its folder."""
+    level = paracook_level_of(path, task_id)
+    return None if level is None else (t_max(level), d_max(level))
+
+
+def _named_level(spec: Any) -> Level | None:
+    """The level a result's "level" field names (a level file, or `map.json:dish,dish`), if it
+    still loads; None otherwise (progress is then not re-simulated)."""
+    if not isinstance(spec, str) or not spec:
+        return None
+    file, _, orders = spec.rpartition(":") if spec.rpartition(":")[0].endswith(".json") else (spec, "", "")
+    try:
+        if not Path(file).is_file():
+            return None
+        return load_level(file, [o for o in orders.split(",") if o] or None)
+    except LevelError:
+        return None
+
+
+def _recorded_progress(data: dict[str, Any], where: str) -> float | None:
+    p = data.get("progress")
+    if p is None:
+        return None
+    if isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p <= 1:
+        raise ResultError(f"{where}: field 'progress' must be a number from 0 to 1, not {p!r}")
+    return float(p)
+
+
+def _simulated_progress(data: dict[str, Any], level: Level | None) -> float | None:
+    """Progress of the result's plan run again in its level; None when that cannot be done or
+    the run does not end as the result says (not the same level or rules)."""
+    plan = data.get("plan")
+    if level is None or not isinstance(plan, dict):
+        return None
+    try:
+        result = simulate(level, plan, rules=str(data.get("rules") or level.rules), record=False)
+    except ValueError:  # a malformed plan or an unknown rule set
+        return None
+    if result.done != data["done"] or (not result.done and result.time != data["time"]):
+        return None
+    return result.progress
+
+
+def progress_of(data: dict[str, Any], path: Path, where: str, task: dict[str, Any],
+                level: Level | None = None) -> tuple[float | None, str]:
+    """(progress, source): recorded in the result, else re-simulated, else unknown (None)."""
+    recorded = _recorded_progress(data, where)
+    if recorded is not None:
+        return recorded, "recorded"
+    if level is None:
+        level = paracook_level_of(path, str(task.get("id", ""))) or _named_level(data.get("level"))
+    simulated = _simulated_progress(data, level)
+    if simulated is not None:
+        return simulated, "simulated"
+    return None, "assumed" if data["done"] else "unknown"
 
 
 def _numbers(data: dict[str, Any], key: str, where: str) -> dict[str, float]:
@@ -137,6 +195,7 @@ def _numbers(data: dict[str, Any], key: str, where: str) -> dict[str, float]:
 def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
     """One Run from a result or a replay; raises ResultError naming the field at fault."""
     label = label_of(data, path)
+    level: Level | None = None
     if data.get("format") == REPLAY_FORMAT:
         try:
             level = Level.from_dict(data["level"])
@@ -146,6 +205,8 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         result.setdefault("task", task_info(level))
         result.setdefault("t_max", t_max(level))
         result.setdefault("d_max", d_max(level))
+        result.setdefault("plan", data.get("plan"))
+        result.setdefault("rules", data.get("rules"))
         data = result
     task = data.get("task") if isinstance(data.get("task"), dict) else task_from_path(path)
     if task is None:
@@ -158,11 +219,13 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         bounds = bounds_from_path(path, str(task.get("id", "")))
         if bounds is None:
             raise ResultError(f"{where}: no 't_max'/'d_max' and no ParaCook kitchen to compute them from")
+    progress, source = progress_of(data, path, where, task, level)
     return Run(label=label, task=dict(task), done=data["done"], time=float(data["time"]),
                t_max=float(bounds[0]), d_max=float(bounds[1]),
                moving=_numbers(data, "agent_moving_time", where),
                execution=_numbers(data, "agent_all_execution_time", where),
-               waiting=_numbers(data, "agent_waiting_time", where))
+               waiting=_numbers(data, "agent_waiting_time", where),
+               progress=progress, progress_source=source)
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:

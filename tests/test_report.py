@@ -50,14 +50,22 @@ def test_human_results_give_the_papers_row(paracook_dir: Path):
 def test_report_command_prints_the_human_row(paracook_dir: Path, capsys):
     assert main(["report", str(paracook_dir / "human")]) == 0
     out = capsys.readouterr().out
-    assert "| human | easy | 8 | 100.00 [67.56, 100.00] | 53.12 [" in out
+    # SR, then PR (every human run re-simulated from its plan: all complete), then pOCT
+    assert "| human | easy | 8 | 100.00 [67.56, 100.00] | 100.00 [100.00, 100.00] | 53.12 [" in out
     assert "| 81.50 [" in out and "| 15.86 [" in out and "| 60.56 [" in out and "| 91.68 [" in out
+    assert "(a)" not in out and "(b)" not in out
 
 
-def _run(done: bool, time: float, moving: dict, execution: dict, waiting: dict, **task) -> Run:
+def test_human_results_get_their_progress_by_re_simulation(paracook_dir: Path):
+    runs, _ = load_runs([paracook_dir / "human"])
+    assert {(r.progress, r.progress_source) for r in runs} == {(1.0, "simulated")}
+
+
+def _run(done: bool, time: float, moving: dict, execution: dict, waiting: dict,
+         progress: float | None = None, **task) -> Run:
     return Run("m", {"difficulty": "easy", "category": "salad", "agents": len(moving), "orders": 2,
                      **task}, done, time, t_max=100, d_max=80, moving=moving, execution=execution,
-               waiting=waiting)
+               waiting=waiting, progress=progress)
 
 
 def test_failures_are_charged_as_rules_say():
@@ -65,6 +73,7 @@ def test_failures_are_charged_as_rules_say():
     failed = _run(False, 12, {"a": 3, "b": 5}, {"a": 12, "b": 12}, {"a": 0, "b": 0})
     m = metrics([ok, failed])
     assert m["SR"].value == 50
+    assert m["PR"].value == 100 and m["PR"].n == 1  # the failure's progress is unknown: left out
     assert m["pOCT"].value == (40 + 100) / 2  # a failure counts T_max
     assert m["nOCT"].value == 40  # successes only: 40 / 100
     assert m["pMD"].value == (10 + 20 + 40 + 40) / 4  # a failure: D_max / M per agent
@@ -94,6 +103,16 @@ def test_intervals():
     assert wilson(0, 10).low == 0
 
 
+def test_progress_rate_is_the_mean_progress_with_an_interval():
+    runs = [_run(False, 9, {"a": 1}, {"a": 1}, {"a": 0}, progress=p) for p in (0.25, 0.5, 0.75)]
+    runs.append(_run(True, 30, {"a": 1}, {"a": 1}, {"a": 0}, progress=1.0))
+    pr = metrics(runs)["PR"]
+    assert (pr.value, pr.n) == (62.5, 4)
+    half = t_quantile(0.975, 3) * math.sqrt(sum((v - 62.5) ** 2 for v in (25, 50, 75, 100)) / 3) / 2
+    assert pr.low == pytest.approx(62.5 - half) and 62.5 + half > 100 and pr.high == 100  # clipped
+    assert (metrics(runs[:1] * 5)["PR"].low, metrics(runs[:1] * 5)["PR"].high) == (25, 25)  # no spread
+
+
 def test_grouping_and_formats():
     runs = [_run(True, 30, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="hard", category="sushi"),
             _run(False, 9, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="easy", category="salad"),
@@ -104,8 +123,16 @@ def test_grouping_and_formats():
     assert [r.group for r in report_rows(runs, "agents")] == ["1", "2", "all"]
     table = list(csv.DictReader(io.StringIO(to_csv(rows))))
     assert table[0]["group"] == "easy" and float(table[0]["SR"]) == 50 and table[1]["pOCT_low"] == ""
+    # neither run has a recorded progress: the success counts 1, the failure is left out
+    assert (float(table[0]["PR"]), table[0]["PR_n"]) == (100, "1")
+    assert (table[0]["PR_assumed"], table[0]["PR_missing"]) == ("1", "1")
     data = json.loads(to_json(rows))
     assert data[2]["metrics"]["pOCT"]["value"] == pytest.approx((30 + 100 + 20) / 3, abs=1e-4)
+    assert data[2]["progress_sources"] == {"assumed": 2, "unknown": 1}
+    table_md = to_markdown(rows)
+    assert "| easy | 2 | 50.00 [" in table_md and "| 100.00 (a) (b) |" in table_md
+    assert "(a) PR: 2 successful run(s) had no recorded progress" in table_md
+    assert "(b) PR: 1 failed run(s) had no recorded progress" in table_md
     with pytest.raises(ValueError, match="cannot group by"):
         report_rows(runs, "colour")
 
@@ -137,6 +164,58 @@ def test_runner_results_replays_and_labels(tmp_path: Path, capsys):
     assert "cot m1,orders,1,2,50.0," in out.out and "skipped 1" in out.err
 
 
+TUTORIAL = "levels/tutorial/01_first_salad.yaml"
+
+
+def _partial_result(cut: int, **fields) -> dict:
+    """A failed run of the first tutorial with its plan cut after `cut` actions, saved without
+    its progress (as older result files are)."""
+    level = load_level(Path(TUTORIAL))
+    plan = {"agent1": json.loads(Path("tests/data/tutorial_plans/01_first_salad.json").read_text())
+            ["agent1"][:cut]}
+    data = simulate(level, plan).to_dict() | {"task": task_info(level), "plan": plan} | fields
+    del data["progress"]
+    return data
+
+
+@pytest.mark.parametrize("cut, expected", [(4, 0), (5, 1 / 3), (8, 2 / 3)])
+def test_missing_progress_is_re_simulated_from_the_named_level(tmp_path: Path, cut: int, expected: float):
+    (tmp_path / "r.json").write_text(json.dumps(_partial_result(cut, level=TUTORIAL)))
+    (run,), _ = load_runs([tmp_path])
+    assert (run.progress, run.progress_source) == (pytest.approx(expected), "simulated")
+    assert metrics([run])["PR"].value == pytest.approx(100 * expected)
+
+
+def test_missing_progress_without_level_or_plan(tmp_path: Path, capsys):
+    no_level = _partial_result(8)
+    gone = _partial_result(8, level=str(tmp_path / "deleted.yaml"))
+    wrong = _partial_result(8, level="levels/tutorial/02_chopping.yaml")  # another kitchen
+    success = _partial_result(11)
+    del success["plan"]
+    for i, data in enumerate([no_level, gone, wrong, success]):
+        (tmp_path / f"{i}.json").write_text(json.dumps(data))
+    runs, _ = load_runs([tmp_path])
+    assert [(r.progress, r.progress_origin) for r in runs] == [(None, "unknown")] * 3 + [(None, "assumed")]
+    assert metrics(runs)["PR"].n == 1 and metrics(runs)["PR"].value == 100
+    assert main(["report", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "(a) PR: 1 successful run(s)" in out and "(b) PR: 3 failed run(s)" in out
+
+
+def test_recorded_progress_wins_and_a_replay_is_re_simulated(tmp_path: Path):
+    recorded = _partial_result(5) | {"progress": 0.5}  # trusted as written
+    (tmp_path / "a.json").write_text(json.dumps(recorded))
+    level = load_level(Path(TUTORIAL))
+    plan = parse_plan(_partial_result(8)["plan"], level.agent_names)
+    replay = save_replay(tmp_path / "replay.json", level, plan, simulate(level, plan), {"kind": "cli"})
+    data = json.loads(replay.read_text())
+    del data["result"]["progress"]  # a replay from before progress was recorded
+    replay.write_text(json.dumps(data))
+    runs = {r.label: r for r in load_runs([tmp_path])[0]}
+    assert (runs["results"].progress, runs["results"].progress_source) == (0.5, "recorded")
+    assert (runs["cli"].progress, runs["cli"].progress_source) == (pytest.approx(2 / 3), "simulated")
+
+
 def test_jsonl_and_lists(tmp_path: Path):
     one = json.loads(_result_file(tmp_path, "x.json").read_text())
     (tmp_path / "x.json").unlink()
@@ -153,6 +232,10 @@ def test_jsonl_and_lists(tmp_path: Path):
     ('{"done": true, "time": 3, "task": {"id": "x"}}', "no 't_max'/'d_max'"),
     ('{"done": true, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "agent_moving_time": [1]}',
      "'agent_moving_time' must map"),
+    ('{"done": false, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "progress": 1.5}',
+     "field 'progress' must be a number from 0 to 1, not 1.5"),
+    ('{"done": false, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "progress": "half"}',
+     "field 'progress' must be a number from 0 to 1"),
 ])
 def test_bad_result_files_are_named(tmp_path: Path, content: str, message: str, capsys):
     path = tmp_path / "bad.json"

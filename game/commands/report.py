@@ -1,4 +1,4 @@
-"""`report`: SR, pOCT, nOCT, pMD and AU of result files, grouped like the paper's tables."""
+"""`report`: SR, progress (PR), pOCT, nOCT, pMD and AU of result files, grouped like the paper's tables."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from game.report import FORMATS, GROUPINGS, report_rows
 from game.report_files import ResultError, load_runs
 
 NAME = "report"
-HELP = "Score result files (SR, pOCT, nOCT, pMD, AU with 95% intervals)."
+HELP = "Score result files (SR, PR, pOCT, nOCT, pMD, AU with 95% intervals)."
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
