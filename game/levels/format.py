@@ -5,6 +5,7 @@
     orders: [salad_basic]                  # dish names from levels/recipes.yaml, served in order
     rules: paracook                        # optional: paracook (default) or documented
     meta: {id: tutorial/01, suite: tutorial}   # optional, free-form
+    options: {burn_after: 5, serve_within: 20, can_use: {agent1: [table, stove]}}   # optional
     grid: |
       D1 C1 ## SW
       .. a1 .. ..
