@@ -107,6 +107,8 @@ class Walker:
         dec = self.dec
         tile = dec.pick(self.tile, station, nxt)
         d = dec.dist[self.tile][tile]
+        if d >= INF:
+            raise Infeasible  # this agent cannot reach the station
         arr = self.t + d
         dep = max(deps) if deps else None
         t = max(arr, t_min, dep[0] if dep else 0)
@@ -286,6 +288,13 @@ class Decoder:
         kinds = frozenset(self.kinds[op.station] for op in w.ops)
         return self.model.may_use(idx, kinds)
 
+    def attempt(self, option, *args):
+        """One option of a task, or None when the agent cannot do it that way."""
+        try:
+            return option(*args)
+        except Infeasible:
+            return None
+
     def candidates(self, task: Task, idx: int):
         try:
             if task.kind == PREP:
@@ -412,13 +421,13 @@ class Decoder:
             if self.holds_plate(dish):
                 method = STAGE
             if method == STAGE and self.may_stage_on_dispenser(disp, task):
-                yield self.raw_stage(task, idx, disp)
+                yield self.attempt(self.raw_stage, task, idx, disp)
             elif dish in self.park:
-                yield self.raw_deliver(task, idx, disp)
+                yield self.attempt(self.raw_deliver, task, idx, disp)
             else:
                 for table in self.model.tables:
                     if self.may_stage_on_table(table):
-                        yield self.carry_stage(task, idx, disp, None, table)
+                        yield self.attempt(self.carry_stage, task, idx, disp, None, table)
 
     def raw_stage(self, task: Task, idx: int, disp: str):
         bump = None
@@ -463,13 +472,13 @@ class Decoder:
         for disp in need.dispensers:
             for board in self.model.boards:
                 if method == STAGE and self.may_stage_on_board(board, task):
-                    yield self.chop_on_board(task, idx, disp, board, "stage")
+                    yield self.attempt(self.chop_on_board, task, idx, disp, board, "stage")
                 elif dish in self.park:
-                    yield self.chop_on_board(task, idx, disp, board, "deliver")
+                    yield self.attempt(self.chop_on_board, task, idx, disp, board, "deliver")
                 else:
                     for table in self.model.tables:
                         if self.may_stage_on_table(table):
-                            yield self.carry_stage(task, idx, disp, board, table)
+                            yield self.attempt(self.carry_stage, task, idx, disp, board, table)
 
     def chop_steps(self, idx: int, disp: str, board: str, nxt_after: str | None,
                    keep: bool) -> tuple[Walker, tuple, tuple, tuple, list[tuple]] | None:
@@ -550,7 +559,7 @@ class Decoder:
             for disp in need.dispensers:
                 boards = self.model.boards if need.kind == "pan" else [None]
                 for board in boards:
-                    cand = self.cook_steps(task, idx, disp, board, stove)
+                    cand = self.attempt(self.cook_steps, task, idx, disp, board, stove)
                     if cand is None:
                         continue
                     w, add, effects = cand
@@ -595,7 +604,11 @@ class Decoder:
             bump = None
             while True:
                 w = self.fresh(idx)
-                take = w.at(m.plate_return, sink, due, prev)
+                try:
+                    take = w.at(m.plate_return, sink, due, prev)
+                except Infeasible:
+                    w = None
+                    break
                 put = w.at(sink, sink, bump[0] if bump else 0, (bump,) if bump else ())
                 w.at(sink, sink, 0, (), "Process", WASH_TIME)
                 got = w.at(sink, nxt)
@@ -614,7 +627,7 @@ class Decoder:
         dish = task.dish
         window = self.model.windows[0]
         for table in self.model.tables:
-            got = self.wash_steps(idx, dish, table)
+            got = self.attempt(self.wash_steps, idx, dish, table)
             if got is None:
                 return
             w, effects = got
@@ -641,7 +654,7 @@ class Decoder:
         orders = list(permutations(stops)) if len(stops) <= 4 else [tuple(stops)]
         for window in self.model.windows:
             for order in orders:
-                cand = self.assemble_route(dish, idx, order, deliveries, prev_serve, window)
+                cand = self.attempt(self.assemble_route, dish, idx, order, deliveries, prev_serve, window)
                 if cand is not None:
                     yield cand
 

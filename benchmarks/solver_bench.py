@@ -1,0 +1,144 @@
+"""Built-in planner benchmark: success, OCT and OCT / lower bound on the ParaCook tasks.
+
+    python benchmarks/solver_bench.py                      # everything, 10 s per task, 2 jobs
+    python benchmarks/solver_bench.py --only human --time-limit 5
+    python benchmarks/solver_bench.py --only suite --out bench.json
+
+Parts:
+- paracook: the 360 benchmark tasks of ../shared/paracook (6 categories x 5 seeds x 1-3 agents
+  x 1-4 orders), under both rule sets; every order must be served.
+- human: the 24 tasks of the human study; total OCT against the humans' 1,693 and the number of
+  tasks where the planner is at most as slow as the human.
+- suite: the project's level suite (levels/suite), under its own rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PARACOOK = ROOT.parent / "shared" / "paracook"
+RULES = ("paracook", "documented")
+
+
+def paracook_jobs(time_limit: float) -> list[tuple]:
+    orders = json.loads((PARACOOK / "orders.json").read_text())
+    jobs = []
+    for key in sorted(orders):
+        cat, seed, on = key.split("/")
+        for k in (1, 2, 3):
+            path = PARACOOK / "maps" / cat / seed / f"agent_num_{k}.json"
+            for rules in RULES:
+                jobs.append(("paracook", f"{cat}/{seed}/agent_num_{k}/{on}", str(path), orders[key],
+                             rules, time_limit, None))
+    return jobs
+
+
+def human_jobs(time_limit: float) -> list[tuple]:
+    orders = json.loads((PARACOOK / "orders.json").read_text())
+    jobs = []
+    for f in sorted((PARACOOK / "human").glob("*/*/agent_num_*/orders_num_*.json")):
+        cat, seed, agents, on = f.parts[-4], f.parts[-3], f.parts[-2], f.stem
+        human = json.loads(f.read_text())["time"]
+        path = PARACOOK / "maps" / cat / seed / f"{agents}.json"
+        jobs.append(("human", f"{cat}/{seed}/{agents}/{on}", str(path), orders[f"{cat}/{seed}/{on}"],
+                     "paracook", time_limit, human))
+    return jobs
+
+
+def suite_jobs(time_limit: float) -> list[tuple]:
+    from game.levels.suite import suite_levels
+
+    return [("suite", str(p.relative_to(ROOT / "levels" / "suite").with_suffix("")), str(p), None,
+             None, time_limit, None) for p in suite_levels("suite")]
+
+
+def run_job(job: tuple) -> dict:
+    from game.levels import load_level
+    from game.planners.solver import solve
+
+    part, task, path, orders, rules, time_limit, human = job
+    level = load_level(path, orders)
+    start = time.monotonic()
+    sol = solve(level, rules, time_limit)
+    return {"part": part, "task": task, "rules": sol.rules, "done": sol.done,
+            "oct": sol.oct if sol.done else None, "bound": sol.bound.value, "human": human,
+            "seconds": round(time.monotonic() - start, 2), "evaluations": sol.evaluations,
+            "note": sol.note}
+
+
+def summarise(rows: list[dict]) -> list[str]:
+    lines = []
+    for part in ("paracook", "suite"):
+        for rules in sorted({r["rules"] for r in rows if r["part"] == part}):
+            sel = [r for r in rows if r["part"] == part and r["rules"] == rules]
+            ok = [r for r in sel if r["done"]]
+            ratios = [r["oct"] / r["bound"] for r in ok if r["bound"]]
+            lines.append(f"{part} [{rules}]: {len(ok)}/{len(sel)} tasks served in full; "
+                         f"mean OCT {statistics.fmean(r['oct'] for r in ok):.2f}; "
+                         f"mean OCT / lower bound {statistics.fmean(ratios):.3f}; "
+                         f"mean time {statistics.fmean(r['seconds'] for r in sel):.1f} s, "
+                         f"max {max(r['seconds'] for r in sel):.1f} s" if ok else
+                         f"{part} [{rules}]: 0/{len(sel)} served")
+            for r in sel:
+                if not r["done"]:
+                    lines.append(f"  NOT SERVED: {r['task']} ({r['note']})")
+    hum = [r for r in rows if r["part"] == "human"]
+    if hum:
+        ok = [r for r in hum if r["done"]]
+        total = sum(r["oct"] for r in ok)
+        wins = sum(1 for r in ok if r["oct"] <= r["human"])
+        lines.append(f"human study: {len(ok)}/{len(hum)} served; planner total OCT {total} "
+                     f"(mean {total / max(1, len(ok)):.1f}) vs humans {sum(r['human'] for r in hum)}; "
+                     f"at most the human OCT on {wins}/{len(hum)}; "
+                     f"mean OCT / lower bound {statistics.fmean(r['oct'] / r['bound'] for r in ok):.3f}")
+        for r in hum:
+            lines.append(f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']}")
+    return lines
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--time-limit", type=float, default=10.0)
+    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--only", choices=("paracook", "human", "suite"), action="append")
+    p.add_argument("--out", help="also write every row as JSON")
+    args = p.parse_args()
+    parts = args.only or ["human", "paracook", "suite"]
+    jobs: list[tuple] = []
+    if ("paracook" in parts or "human" in parts) and not PARACOOK.is_dir():
+        print(f"note: {PARACOOK} is missing; skipping the ParaCook parts", file=sys.stderr)
+        parts = [x for x in parts if x == "suite"]
+    if "human" in parts:
+        jobs += human_jobs(args.time_limit)
+    if "paracook" in parts:
+        jobs += paracook_jobs(args.time_limit)
+    if "suite" in parts:
+        try:
+            jobs += suite_jobs(args.time_limit)
+        except ImportError:
+            print("note: no level suite in this version; skipping it", file=sys.stderr)
+    from tqdm import tqdm
+
+    rows = []
+    start = time.monotonic()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        for row in tqdm(pool.map(run_job, jobs, chunksize=1), total=len(jobs), unit="task"):
+            rows.append(row)
+    print(f"{len(rows)} solves in {time.monotonic() - start:.0f} s "
+          f"(time limit {args.time_limit:g} s, {args.jobs} jobs)")
+    print("\n".join(summarise(rows)))
+    if args.out:
+        Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
+    return 0 if all(r["done"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

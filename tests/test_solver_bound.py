@@ -1,0 +1,79 @@
+"""The lower bound never exceeds the OCT of a valid plan: the human plans, the planner's plans
+(both rule sets), and plans made slower on purpose."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import human_cases
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kitchens import kitchen
+
+from game.engine import simulate
+from game.levels import load_level
+from game.levels.generator import generate_kitchen, task_level
+from game.levels.suite import CATEGORIES, SuiteTask
+from game.planners.solver import lower_bound, solve
+from game.planners.solver.bound import Carry
+
+CASES = human_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(c[0].relative_to(c[0].parents[3])) for c in CASES])
+def test_bound_is_at_most_the_human_oct(case):
+    human, map_file, orders = case
+    level = load_level(map_file, orders)
+    record = json.loads(human.read_text())
+    bound = lower_bound(level).value
+    assert 0 < bound <= record["time"]
+    other = simulate(level, record["plan"], "documented", record=False)
+    if other.done:  # the same plan under the other rule set
+        assert bound <= other.time
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(category=st.sampled_from(CATEGORIES), seed=st.integers(0, 10_000),
+       agents=st.integers(1, 3), orders=st.integers(1, 4),
+       rules=st.sampled_from(["paracook", "documented"]))
+def test_bound_is_at_most_the_planners_oct_on_generated_kitchens(category, seed, agents, orders, rules):
+    task = SuiteTask(category, seed, agents, orders)
+    level = task_level(task, generate_kitchen(category, seed))
+    sol = solve(level, rules, time_limit=0.05)
+    assert sol.done, sol.note
+    assert 0 < sol.bound.value <= sol.oct
+
+
+def test_waiting_longer_never_goes_below_the_bound():
+    level = kitchen(["#LCPW#", "#1...#"], {
+        "L": {"name": "dispenser1", "provides": "lettuce"}, "C": {"name": "chopping_board1"},
+        "P": {"name": "table1", "item": "plate"}, "W": {"name": "serving_window"}}, ("salad_basic",))
+    plan = solve(level, time_limit=0.1).plan
+    for extra in range(4):
+        slow = {a: [{"action": "Wait", "duration": extra}] + acts for a, acts in plan.items()}
+        result = simulate(level, slow, record=False)
+        assert result.done and lower_bound(level).value <= result.time
+
+
+def test_items_are_handed_over_through_counters_only_with_company():
+    stations = {"A": {"name": "table1"}, "B": {"name": "table2"}, "C": {"name": "table3"}}
+    rows = ["#########",
+            "#B..A..C#",  # table1 splits the top row; round the bottom is 8 steps
+            "#.#####.#",
+            "#...1..2#",
+            "#########"]
+    two = Carry(kitchen(rows, stations))
+    one = Carry(kitchen([r.replace("2", ".") for r in rows], stations), handoffs=False)
+    assert two.between("table2", "table3") == 2  # put on table1 from the left, taken on the right
+    assert one.between("table2", "table3") == 8  # a lone agent walks round
+
+
+def test_bound_terms_explain_the_value():
+    level = kitchen(["#LCPW#", "#....#", "#1...#", "#KR..#"], {
+        "L": {"name": "dispenser1", "provides": "lettuce"}, "C": {"name": "chopping_board1"},
+        "P": {"name": "table1", "item": "plate"}, "W": {"name": "serving_window"},
+        "K": {"name": "sink"}, "R": {"name": "plate_return"}}, ("salad_basic",) * 3)
+    b = lower_bound(level)
+    assert b.value == max(b.terms.values())
+    assert b.terms["plates"] >= 2 * 16  # two wash cycles of 10 + 6 at least
