@@ -9,7 +9,7 @@ Parts:
   x 1-4 orders), under both rule sets; every order must be served.
 - human: the 24 tasks of the human study; total OCT against the humans' 1,693 and the number of
   tasks where the planner is at most as slow as the human.
-- suite: the project's level suite (levels/suite), under its own rules.
+- suite: the project's level suite (levels/suite), under both rule sets.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def suite_jobs(time_limit: float) -> list[tuple]:
     from game.levels.suite import suite_levels
 
     return [("suite", str(p.relative_to(ROOT / "levels" / "suite").with_suffix("")), str(p), None,
-             None, time_limit, None) for p in suite_levels("suite")]
+             rules, time_limit, None) for p in suite_levels("suite") for rules in RULES]
 
 
 def run_job(job: tuple) -> dict:
