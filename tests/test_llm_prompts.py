@@ -89,3 +89,20 @@ def test_benchmark_maps_get_their_category_and_seed():
     assert task.level.meta["category"] == "salad" and task.level.meta["seed"] == 42
     assert load_level(f"{root}/maps/salad/seed_42/agent_num_2.json", ["salad_basic"]).agent_names == (
         "agent1", "agent2")
+
+
+def test_scenario_options_are_stated_in_the_task():
+    from kitchens import kitchen
+
+    from game.planners.llm.prompts import task_text
+
+    rows = ["1.T", "..W"]
+    stations = {"T": {"name": "table1", "item": "plate"}, "W": {"name": "serving_window"}}
+    plain = kitchen(rows, stations, ("salad_basic",))
+    assert "Extra rules" not in task_text(plain)
+    level = plain.replace(options={"burn_after": 7, "serve_within": 30,
+                                   "can_use": {"agent1": ["table", "serving_window"]}})
+    text = task_text(level)
+    assert "more than 7 time units after it finished cooking burns" in text
+    assert "within 30 time units" in text
+    assert "agent1 may Interact and Process only at these kinds of station: table, serving_window" in text

@@ -53,9 +53,25 @@ def orders_text(level: Level) -> str:
     return "\n".join(f"{i + 1}. {name}" for i, name in enumerate(level.orders))
 
 
+def options_text(level: Level) -> str:
+    """The level's scenario rules in plain words (empty for benchmark levels)."""
+    opts = level.options
+    lines = []
+    if "burn_after" in opts:
+        lines.append(fill("option_burn", window=opts["burn_after"]))
+    if "serve_within" in opts:
+        lines.append(fill("option_fresh", window=opts["serve_within"]))
+    for agent, kinds in (opts.get("can_use") or {}).items():
+        lines.append(fill("option_role", agent=agent, kinds=", ".join(kinds) or "nothing"))
+    if not lines:
+        return ""
+    return "## Extra rules of this kitchen\n" + "\n".join(f"- {line}" for line in lines)
+
+
 def task_text(level: Level) -> str:
     return fill("task", map=compact(level.to_paracook_map()), recipes=recipes_text(level),
-                orders=orders_text(level), agents=", ".join(level.agent_names))
+                orders=orders_text(level), agents=", ".join(level.agent_names),
+                options=options_text(level))
 
 
 @cache
