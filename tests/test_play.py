@@ -398,3 +398,12 @@ def test_play_command_refuses_bad_input_with_a_message(tmp_path, capsys):
     assert main(["play", str(level), "--orders", "salad_basic", "--plan", str(plan)]) == 2
     assert "no station called 'stove1'" in capsys.readouterr().err
     assert main(["play", "--size", "big"]) == 2
+
+
+def test_a_role_restricted_agent_shows_what_it_may_use():
+    level = tutorial(4).replace(options={"can_use": {"agent2": ["table", "stove"]}})
+    d = Driver(lambda: PlayScreen(level))
+    assert not any("may use only" in text for text, _ in d.screen.agent_info_lines())
+    d.post(pygame.KEYDOWN, key=pygame.K_2, mod=0, unicode="2")
+    d.step()
+    assert d.screen.agent_info_lines()[0][0] == "may use only: table, stove"

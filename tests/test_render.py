@@ -236,3 +236,11 @@ def test_burn_after_counts_down_then_shows_burnt_food(pg):
         row = y + 2 + 4 + 1 + 1 if t == 40 else y + 4  # the thin burn bar below, or the red main bar
         red = sum(1 for px in range(x + 3, x + 37) if surface.get_at((px, row))[:3] == colour)
         assert abs(red - frac * 32) <= 2, (t, red)
+
+
+def test_tooltip_names_when_an_ingredient_was_prepared():
+    from game.ui.render.kitchen import describe_item
+
+    item = {"kind": "ingredient", "name": "lettuce", "state": "chopped", "fresh_at": 8}
+    assert describe_item(item) == "chopped lettuce (prepared at t = 8)"
+    assert describe_item({"kind": "ingredient", "name": "fish", "state": "raw"}) == "raw fish"

@@ -383,7 +383,8 @@ def describe_item(item: Mapping[str, Any] | None) -> str:
         return "nothing"
     kind = item.get("kind")
     if kind == "ingredient":
-        return f"{item.get('state', 'raw')} {item.get('name', '?')}"
+        fresh = f" (prepared at t = {_num(item['fresh_at'])})" if "fresh_at" in item else ""
+        return f"{item.get('state', 'raw')} {item.get('name', '?')}{fresh}"
     if kind == "dirty_plate":
         return "dirty plate"
     contents = ", ".join(describe_item(i) for i in item.get("contents", ())) or "empty"

@@ -903,17 +903,25 @@ class PlayScreen:
         self._draw_agent_info(surface, x, max(y, side.bottom - 110), w)
 
     def _draw_agent_info(self, surface: pygame.Surface, x: int, y: int, w: int) -> None:
+        y = panels.heading(surface, f"Selected: {self.editor.agent}", x, y, w)
+        panels.draw_lines(surface, x, y, w, self.agent_info_lines())
+
+    def agent_info_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """What the side panel says about the selected agent (its role first, if any)."""
         ed = self.editor
         end = ed.end_point(ed.agent)
         index = ed.insertion_index()
         held = _describe(end.held) + ("" if end.known else " (as far as the run got)")
         where = "at the end of its queue" if ed.selected is None else f"before action {ed.selected}"
-        y = panels.heading(surface, f"Selected: {ed.agent}", x, y, w)
-        panels.draw_lines(surface, x, y, w, [
+        lines = [
             (f"new actions go {where}; there it stands at {ed.position_before(ed.agent, index)}", P.TEXT),
             (f"after its queue: at {end.pos}, holding {held}", P.TEXT_DIM),
             (f"W queues Wait({panels.fmt(self.wait_default)})   F1: all controls", P.TEXT_DIM),
-        ])
+        ]
+        role = (self.level.options.get("can_use") or {}).get(ed.agent)
+        if role is not None:
+            lines.insert(0, (f"may use only: {', '.join(role) or 'nothing'}", P.TEXT))
+        return lines
 
     def _draw_tooltip(self, surface: pygame.Surface) -> None:
         tile = self._hover_tile()
