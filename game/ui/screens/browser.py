@@ -50,13 +50,21 @@ class Block:
     rect: pygame.Rect = field(default_factory=pygame.Rect)
 
 
-def tutorial_items() -> list[Item]:
+LISTS = (("Tutorials", "tutorial"), ("Scenarios", "scenarios"))
+
+
+def tutorial_items(suite: str = "tutorial") -> list[Item]:
+    """The numbered levels of a small hand-made suite (tutorials, scenarios)."""
     try:
         from game.levels.suite import suite_levels
     except ImportError:
         return []
     items = []
-    for n, path in enumerate(suite_levels("tutorial"), 1):
+    try:
+        paths = suite_levels(suite)
+    except (KeyError, ValueError, OSError):
+        return []
+    for n, path in enumerate(paths, 1):
         try:
             level = load_level(path)
         except LevelError as e:
@@ -119,7 +127,8 @@ class BrowserScreen:
     def __init__(self, size: tuple[int, int] | None = None):
         surface = pygame.display.get_surface()
         self.size = size or (surface.get_size() if surface else (1440, 900))
-        self.tutorials = tutorial_items()
+        self.lists = [(heading, tutorial_items(suite)) for heading, suite in LISTS]
+        self.tutorials = self.lists[0][1]
         self.suite = suite_blocks()
         self.scroll = 0
         self.content_h = 0
@@ -133,12 +142,13 @@ class BrowserScreen:
 
     # -- data -------------------------------------------------------------------------------------
     def items(self) -> list[Item]:
-        out = list(self.tutorials)
+        """Every pickable level, in the order they are drawn (arrow keys follow it)."""
+        out = list(self.lists[0][1])
         for blocks in self.suite.values():
             for block in blocks:
                 out += [block.cells[(s, o)] for s in block.seeds for o in block.orders
                         if (s, o) in block.cells]
-        return out
+        return out + [item for _, items in self.lists[1:] for item in items]
 
     def refresh_scores(self) -> None:
         path = store.scores_path()
@@ -225,10 +235,12 @@ class BrowserScreen:
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(BG)
         y = TOP_H + 16 - self.scroll
-        y = self._draw_tutorials(surface, y)
+        y = self._draw_list(surface, y, *self.lists[0])
         for difficulty, blocks in self.suite.items():
             y = self._draw_difficulty(surface, y, difficulty, blocks)
-        if not self.tutorials and not self.suite:
+        for heading, items in self.lists[1:]:
+            y = self._draw_list(surface, y, heading, items)
+        if not self.items():
             blit_text(surface, "No levels found. `python main.py levels generate` writes the suite.",
                       (24, y), 22, P.TEXT)
         self.content_h = y + self.scroll - TOP_H + 20
@@ -242,16 +254,16 @@ class BrowserScreen:
     def _draw_top(self, surface: pygame.Surface) -> None:
         pygame.draw.rect(surface, P.PANEL, (0, 0, self.size[0], TOP_H))
         blit_text(surface, "ParaCook Kitchen", (20, 10), 34, P.TEXT, bold=True)
-        blit_text(surface, "Pick a level to plan: tutorials first, then the benchmark suite. Times are your "
-                  "best (h = the ParaCook human study). Wheel or PgUp/PgDn scrolls; arrows + Enter pick.",
+        blit_text(surface, "Pick a level to plan: tutorials, the benchmark suite, then scenarios. Times are "
+                  "your best (h = the ParaCook human study). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
                   (20, 42), 17, P.TEXT_DIM)
 
-    def _draw_tutorials(self, surface: pygame.Surface, y: int) -> int:
-        if not self.tutorials:
+    def _draw_list(self, surface: pygame.Surface, y: int, heading: str, items: list[Item]) -> int:
+        if not items:
             return y
         w = self.size[0] - 48
-        y = panels.heading(surface, "Tutorials", 24, y, w) + 4
-        for item in self.tutorials:
+        y = panels.heading(surface, heading, 24, y, w) + 4
+        for item in items:
             item.rect = pygame.Rect(24, y, w, 30)
             hovered = self.mouse is not None and item.rect.collidepoint(self.mouse)
             pygame.draw.rect(surface, P.PANEL_LIGHT if hovered else P.PANEL, item.rect, border_radius=6)
