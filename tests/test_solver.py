@@ -40,8 +40,8 @@ def test_plan_serves_every_order_in_the_engine(task, rules):
 
 
 def test_same_level_and_limit_give_the_same_plan():
-    level = paracook_level("burger", 84, 3, 3)
-    a, b = solve(level, time_limit=0.2), solve(level, time_limit=0.2)
+    level = paracook_level("burger", 84, 3, 2)
+    a, b = solve(level, time_limit=1), solve(level, time_limit=1)
     assert a.plan == b.plan and a.oct == b.oct and a.evaluations == b.evaluations
 
 

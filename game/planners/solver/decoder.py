@@ -16,12 +16,27 @@ from typing import NamedTuple
 from game.engine.level import COOKWARE_TIME
 
 from .model import INF, KitchenModel
-from .tasks import DELIVER, HOLD, PREP, STAGE, WASH, Genome, Task, wash_key
+from .tasks import (
+    BRING,
+    DELIVER,
+    HOLD,
+    MOVE,
+    PREP,
+    RELAY,
+    STAGE,
+    WASH,
+    Genome,
+    Task,
+    bring_key,
+    move_key,
+    wash_key,
+)
 
 CHOP, WASH_TIME, RETURN_DELAY = 4, 6, 10
 EV0 = (0, -3, -1, 0)  # before anything: the initial state
 OPEN = (INF, 0, 0, 0)  # an interval nobody has closed yet
 MAX_STOP_PERMUTATIONS = 24
+MAX_REPAIRS = 8  # decodes of one genome that delay ingredients prepared too early
 
 
 class Op(NamedTuple):
@@ -51,7 +66,7 @@ class Batch:
     last_t: int
     n: int
     cum: int  # items ever put in this cookware, this batch included
-    scoop: tuple | None = None
+    needs: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -154,6 +169,9 @@ class Decoder:
         self.plates = len(model.plates)
         self.restricted = any(a is not None for a in model.allowed)
         self.kinds = {s.name: s.kind for s in model.level.stations}
+        window = frozenset(("serving_window",))
+        self.servers = [a for a, tile in enumerate(model.geo.agent_tiles) if model.may_use(a, window)
+                        and any(self.to_station[w][tile] < INF for w in model.windows)]
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
             self.by_dish[t.dish].append(t)
@@ -171,14 +189,19 @@ class Decoder:
         return best
 
     # -- state -------------------------------------------------------------------------
-    def reset(self, genome: Genome) -> None:
+    def reset(self, genome: Genome, release: dict[int, int] | None = None) -> None:
         m = self.model
         self.genome = genome
+        self.release = release or {}
+        self.late: dict[int, int] = {}  # need id -> start time that would make its dish in time
+        self.prepared: dict[int, tuple[int, int | None]] = {}  # need id -> (start, fresh since)
         self.agents = [AgentClock(tile) for tile in m.geo.agent_tiles]
         self.cal: dict[str, list[list]] = {}
         self.cook = {s: Cookware(kind) for kind, stoves in m.cookware.items() for s in stoves}
         self.stage: dict[int, tuple[str, tuple]] = {}  # need id -> (station, ready event)
         self.park: dict[int, tuple[str, tuple]] = {}  # dish -> (station, event)
+        self.park_tag: dict[int, tuple] = {}  # dish -> the tag of its plate's interval there
+        self.cooked_since: dict[int, int] = {}  # need id -> cooked no later than (brought pans)
         self.delivered: dict[int, list[tuple]] = {}
         self.serves: list[tuple] = []
         self.dirty_takes: list[tuple] = []
@@ -188,6 +211,7 @@ class Decoder:
             self.cal.setdefault(station, []).append([EV0, OPEN, ("plate", p)])
         for d in range(min(m.dishes, self.plates)):
             self.park[d] = (m.plates[genome.plates[d]], EV0)
+            self.park_tag[d] = ("plate", genome.plates[d])
 
     def method(self, need_id: int) -> str:
         return self.genome.method.get(need_id, DELIVER)
@@ -197,7 +221,24 @@ class Decoder:
 
     # -- the schedule --------------------------------------------------------------------
     def decode(self, genome: Genome) -> Schedule | None:
-        self.reset(genome)
+        """The schedule of a genome, or None. On levels with freshness or burning limits, a dish
+        served too late has the ingredients prepared too early delayed, and is decoded again."""
+        release: dict[int, int] = {}
+        for _ in range(MAX_REPAIRS):
+            if self.run(genome, release):
+                break
+            if not self.late:
+                return None
+            for need_id, t in self.late.items():
+                release[need_id] = max(release.get(need_id, 0), t)
+        else:
+            return None
+        ops = [a.ops for a in self.agents]
+        moving = self.moving_total(ops)
+        return Schedule(ops, [ev[0] for ev in self.serves], moving)
+
+    def run(self, genome: Genome, release: dict[int, int]) -> bool:
+        self.reset(genome, release)
         order = sorted(self.tasks, key=lambda t: genome.keys[t.id])
         pending = list(order)
         while pending:
@@ -208,10 +249,8 @@ class Decoder:
                     del pending[i]
                     break
             else:
-                return None
-        ops = [a.ops for a in self.agents]
-        moving = self.moving_total(ops)
-        return Schedule(ops, [ev[0] for ev in self.serves], moving)
+                return False
+        return True
 
     def moving_total(self, ops: list[list[Op]]) -> int:
         total = 0
@@ -225,15 +264,27 @@ class Decoder:
     def ready(self, task: Task) -> bool:
         done, dish = self.done, task.dish
         if task.kind == PREP:
+            if self.wants_delivery(task) and self.moves(dish):
+                return self.dish_task(dish, MOVE).id in done
             if dish >= self.plates and not self.holds_plate(dish) and self.wants_delivery(task):
                 return self.wash_task(dish).id in done
             return True
+        if task.kind == MOVE:
+            if not self.moves(dish):
+                return True
+            return dish < self.plates or self.wash_task(dish).id in done
+        if task.kind == BRING:
+            if not self.brings(dish):
+                return True
+            return all(t.id in done for t in self.by_dish[dish] if t.kind in (PREP, RELAY, MOVE, WASH))
+        if task.kind == RELAY:
+            return not self.relayed(task.need.id) or self.prep_task(task.need.id).id in done
         if task.kind == WASH:
             if self.holds_plate(dish):
                 return True
             return self.assemble_task(dish - self.plates).id in done and self.prev_take_done(dish)
         # assemble
-        if any(t.id not in done for t in self.by_dish[dish] if t.kind == PREP):
+        if any(t.id not in done for t in self.by_dish[dish] if t.kind in (PREP, RELAY, MOVE, BRING)):
             return False
         if dish > 0 and self.assemble_task(dish - 1).id not in done:
             return False
@@ -248,6 +299,23 @@ class Decoder:
 
     def wants_delivery(self, task: Task) -> bool:
         return task.need.kind in ("raw", "chop") and self.method(task.need.id) == DELIVER
+
+    def moves(self, dish: int) -> bool:
+        return self.model.flexible and not self.holds_plate(dish) and \
+            self.genome.method.get(move_key(dish)) == MOVE
+
+    def brings(self, dish: int) -> bool:
+        return self.model.flexible and not self.holds_plate(dish) and \
+            self.genome.method.get(bring_key(dish)) == BRING
+
+    def dish_task(self, dish: int, kind: str) -> Task:
+        return next(t for t in self.by_dish[dish] if t.kind == kind)
+
+    def relayed(self, need_id: int) -> bool:
+        return self.model.flexible and self.genome.method.get(need_id) == RELAY
+
+    def prep_task(self, need_id: int) -> Task:
+        return next(t for t in self.tasks if t.kind == PREP and t.need.id == need_id)
 
     def wash_task(self, dish: int) -> Task:
         return next(t for t in self.by_dish[dish] if t.kind == WASH)
@@ -265,6 +333,13 @@ class Decoder:
     def place(self, task: Task) -> bool:
         if task.kind == WASH and self.holds_plate(task.dish):
             return True  # the dish's assembly washes its own plate
+        if task.kind == RELAY and not self.relayed(task.need.id):
+            return True  # the ingredient went straight into its pot or pan
+        if task.kind == MOVE and not self.moves(task.dish):
+            return True  # the plate is assembled where it is
+        if task.kind == BRING and not self.brings(task.dish):
+            return True  # the plate's carrier scoops the cooked food
+        self.late_options: list[dict[int, int]] = []
         best = None
         for idx in self.agents_for(task):
             for cand in self.candidates(task, idx):
@@ -280,6 +355,8 @@ class Decoder:
                             continue
                         best = cand
         if best is None:
+            if self.late_options:  # every way was too late: ask for the least delay
+                self.late = min(self.late_options, key=lambda d: max(d.values()))
             return False
         self.commit(best[1], best[2])
         return True
@@ -305,6 +382,12 @@ class Decoder:
                     yield from self.chop(task, idx)
                 else:
                     yield from self.cooked(task, idx)
+            elif task.kind == RELAY:
+                yield from self.relay(task, idx)
+            elif task.kind == MOVE:
+                yield from self.move_plate(task, idx)
+            elif task.kind == BRING:
+                yield from self.bring(task, idx)
             elif task.kind == WASH:
                 yield from self.wash(task, idx)
             else:
@@ -338,17 +421,29 @@ class Decoder:
 
     def _eff_park(self, dish: int, station: str, ev: tuple) -> None:
         self.park[dish] = (station, ev)
+        self.park_tag[dish] = ("park", dish)
 
-    def _eff_add(self, stove: str, dish: int, t: int) -> None:
+    def _eff_cooked(self, needs: list[int], t: int) -> None:
+        for need_id in needs:
+            self.cooked_since[need_id] = t
+
+    def _eff_add(self, stove: str, dish: int, t: int, need_id: int) -> None:
         c = self.cook[stove]
         if c.first_t is None:
             c.first_t = t
         c.count += 1
         b = c.open
         if b is None:
-            c.open = Batch(dish, t, t, 1, c.count)
+            b = c.open = Batch(dish, t, t, 1, c.count)
         else:
             b.last_t, b.n, b.cum = t, b.n + 1, c.count
+        b.needs.append(need_id)
+
+    def _eff_prepared(self, need_id: int, start: int, fresh: int | None) -> None:
+        self.prepared.setdefault(need_id, (start, fresh))
+
+    def _eff_unstage(self, need_id: int) -> None:
+        del self.stage[need_id]
 
     def _eff_scoop(self, stove: str, ev: tuple) -> None:
         c = self.cook[stove]
@@ -389,6 +484,14 @@ class Decoder:
                 need += 1
         return free >= need
 
+    def stageable(self, station: str) -> bool:
+        """Whether some agent that can serve can also take a staged item from the station."""
+        if not self.model.flexible:
+            return True
+        kind = frozenset((self.kinds[station],))
+        return any(self.to_station[station][self.model.geo.agent_tiles[a]] < INF
+                   and self.model.may_use(a, kind) for a in self.servers)
+
     def held_open(self, station: str) -> bool:
         return any(end == OPEN for _, end, _ in self.cal.get(station, ()))
 
@@ -406,34 +509,65 @@ class Decoder:
         return not self.unplaced(task.dish, lambda n: n.item == item, task.id)
 
     def may_stage_on_table(self, table: str) -> bool:
+        """Keep a table free for every washed plate still to be put down."""
         free = sum(1 for t in self.model.tables if t != table and not self.held_open(t))
-        return free >= 2
+        parks = sum(1 for t in self.tasks if t.kind == WASH and t.id in self.left
+                    and not self.holds_plate(t.dish))
+        return free >= min(parks, 1)
 
     # -- preparing ingredients --------------------------------------------------------------
     def fresh(self, idx: int) -> Walker:
         return Walker(self, idx)
 
     def raw(self, task: Task, idx: int):
-        need = task.need
-        dish = task.dish
+        need, dish = task.need, task.dish
+        method = STAGE if self.holds_plate(dish) else self.method(need.id)
+        found = False
         for disp in need.dispensers:
-            method = self.method(need.id)
-            if self.holds_plate(dish):
-                method = STAGE
-            if method == STAGE and self.may_stage_on_dispenser(disp, task):
-                yield self.attempt(self.raw_stage, task, idx, disp)
+            if method == STAGE and self.stageable(disp) and self.may_stage_on_dispenser(disp, task):
+                cand = self.attempt(self.raw_stage, task, idx, disp)
             elif dish in self.park:
-                yield self.attempt(self.raw_deliver, task, idx, disp)
+                cand = self.attempt(self.raw_deliver, task, idx, disp)
             else:
-                for table in self.model.tables:
-                    if self.may_stage_on_table(table):
-                        yield self.attempt(self.carry_stage, task, idx, disp, None, table)
+                cand = None
+            found = found or cand is not None
+            yield cand
+        if self.model.flexible and (method == STAGE or not found):
+            for disp in need.dispensers:
+                yield from self.table_stages(task, idx, disp, None)
+
+    def chop(self, task: Task, idx: int):
+        need, dish = task.need, task.dish
+        method = STAGE if self.holds_plate(dish) else self.method(need.id)
+        found = False
+        for disp in need.dispensers:
+            for board in self.model.boards:
+                if method == STAGE and self.stageable(board) and self.may_stage_on_board(board, task):
+                    cand = self.attempt(self.chop_on_board, task, idx, disp, board, "stage")
+                elif dish in self.park:
+                    cand = self.attempt(self.chop_on_board, task, idx, disp, board, "deliver")
+                else:
+                    cand = None
+                found = found or cand is not None
+                yield cand
+        if self.model.flexible and (method == STAGE or not found):
+            for disp in need.dispensers:
+                for board in self.model.boards:
+                    yield from self.table_stages(task, idx, disp, board)
+
+    def table_stages(self, task: Task, idx: int, disp: str, board: str | None):
+        for table in self.model.tables:
+            if self.stageable(table) and self.may_stage_on_table(table):
+                yield self.attempt(self.carry_stage, task, idx, disp, board, table)
 
     def raw_stage(self, task: Task, idx: int, disp: str):
+        """Take the ingredient and put it straight back on the dispenser's top for the plate."""
+        need_id = task.need.id
         bump = None
         while True:
             w = self.fresh(idx)
-            ev = w.at(disp, disp, bump[0] if bump else 0, (bump,) if bump else ())
+            t_min = max(self.release.get(need_id, 0), bump[0] if bump else 0)
+            ev = w.at(disp, disp, t_min, (bump,) if bump else ())
             put = w.at(disp, None)
             end = self.blocker(disp, ev, OPEN)
             if end is None:
@@ -441,15 +575,17 @@ class Decoder:
             if end == OPEN:
                 return None
             bump = end
-        tag = ("stage", task.need.id)
-        return ((w.t,), w, [("cal", disp, ev, OPEN, tag), ("stage", task.need.id, disp, put)])
+        return ((w.t,), w, [("cal", disp, ev, OPEN, ("stage", need_id)), ("stage", need_id, disp, put),
+                            ("prepared", need_id, ev[0], None)])
 
-    def fetch(self, idx: int, disp: str, nxt: str | None) -> tuple[Walker, tuple] | None:
-        """Walk to a dispenser and take a new ingredient when its top is empty."""
+    def fetch(self, idx: int, disp: str, nxt: str | None, need_id: int) -> tuple[Walker, tuple] | None:
+        """Walk to a dispenser and take a new ingredient when its top is empty (and not before
+        the ingredient's release time, if a repair set one)."""
         bump = None
+        release = self.release.get(need_id, 0)
         while True:
             w = self.fresh(idx)
-            ev = w.at(disp, nxt, bump[0] if bump else 0, (bump,) if bump else ())
+            ev = w.at(disp, nxt, max(release, bump[0] if bump else 0), (bump,) if bump else ())
             end = self.blocker(disp, ev, ev)
             if end is None:
                 return w, ev
@@ -459,32 +595,19 @@ class Decoder:
 
     def raw_deliver(self, task: Task, idx: int, disp: str):
         spot, park_ev = self.park[task.dish]
-        got = self.fetch(idx, disp, spot)
+        got = self.fetch(idx, disp, spot, task.need.id)
         if got is None:
             return None
         w, ev = got
         put = w.at(spot, None, 0, (park_ev,))
-        return ((w.t,), w, [("cal", disp, ev, ev, ("take",)), ("deliver", task.dish, put)])
+        return ((w.t,), w, [("cal", disp, ev, ev, ("take",)), ("deliver", task.dish, put),
+                            ("prepared", task.need.id, ev[0], None)])
 
-    def chop(self, task: Task, idx: int):
-        need, dish = task.need, task.dish
-        method = STAGE if self.holds_plate(dish) else self.method(need.id)
-        for disp in need.dispensers:
-            for board in self.model.boards:
-                if method == STAGE and self.may_stage_on_board(board, task):
-                    yield self.attempt(self.chop_on_board, task, idx, disp, board, "stage")
-                elif dish in self.park:
-                    yield self.attempt(self.chop_on_board, task, idx, disp, board, "deliver")
-                else:
-                    for table in self.model.tables:
-                        if self.may_stage_on_table(table):
-                            yield self.attempt(self.carry_stage, task, idx, disp, board, table)
-
-    def chop_steps(self, idx: int, disp: str, board: str, nxt_after: str | None,
-                   keep: bool) -> tuple[Walker, tuple, tuple, tuple, list[tuple]] | None:
+    def chop_steps(self, idx: int, disp: str, board: str, nxt_after: str | None, keep: bool,
+                   need_id: int) -> tuple[Walker, tuple, tuple, tuple, list[tuple]] | None:
         """Fetch, put on the board, chop; take it back unless `keep`. Returns the walker, the put
         event, the chop's end event, the board's release event (OPEN when kept) and effects."""
-        got = self.fetch(idx, disp, board)
+        got = self.fetch(idx, disp, board, need_id)
         if got is None:
             return None
         start, ev = got
@@ -500,21 +623,22 @@ class Decoder:
             if end == OPEN:
                 return None
             bump = end
-        effects = [("cal", disp, ev, ev, ("take",))]
+        effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], chopped[0])]
         if not keep:
             effects.append(("cal", board, put, release, ("chop",)))
         return w, put, chopped, release, effects
 
     def chop_on_board(self, task: Task, idx: int, disp: str, board: str, how: str):
+        need_id = task.need.id
         if how == "stage":
-            got = self.chop_steps(idx, disp, board, None, keep=True)
+            got = self.chop_steps(idx, disp, board, None, True, need_id)
             if got is None:
                 return None
             w, put, chopped, _, effects = got
-            return ((w.t,), w, effects + [("cal", board, put, OPEN, ("stage", task.need.id)),
-                                          ("stage", task.need.id, board, chopped)])
+            return ((w.t,), w, effects + [("cal", board, put, OPEN, ("stage", need_id)),
+                                          ("stage", need_id, board, chopped)])
         spot, park_ev = self.park[task.dish]
-        got = self.chop_steps(idx, disp, board, spot, keep=False)
+        got = self.chop_steps(idx, disp, board, spot, False, need_id)
         if got is None:
             return None
         w, _, _, _, effects = got
@@ -522,15 +646,17 @@ class Decoder:
         return ((w.t,), w, effects + [("deliver", task.dish, ev)])
 
     def carry_stage(self, task: Task, idx: int, disp: str, board: str | None, table: str):
-        """Leave the ingredient (chopped first if `board`) on a free table for the plate."""
+        """Leave the ingredient (chopped first if `board`) on a free table for the plate, or
+        for the agent who takes it on to the stove."""
+        need_id = task.need.id
         if board is None:
-            got = self.fetch(idx, disp, table)
+            got = self.fetch(idx, disp, table, need_id)
             if got is None:
                 return None
             start, ev = got
-            effects = [("cal", disp, ev, ev, ("take",))]
+            effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], None)]
         else:
-            got = self.chop_steps(idx, disp, board, table, keep=False)
+            got = self.chop_steps(idx, disp, board, table, False, need_id)
             if got is None:
                 return None
             start, effects = got[0], got[4]
@@ -544,18 +670,41 @@ class Decoder:
             if end == OPEN:
                 return None
             bump = end
-        tag = ("stage", task.need.id)
-        return ((w.t,), w, effects + [("cal", table, ev, OPEN, tag), ("stage", task.need.id, table, ev)])
+        return ((w.t,), w, effects + [("cal", table, ev, OPEN, ("stage", need_id)),
+                                      ("stage", need_id, table, ev)])
 
-    def cooked(self, task: Task, idx: int):
-        need, dish = task.need, task.dish
-        cumulative = self.model.cumulative
+    def stoves_for(self, need, dish: int) -> list[str]:
+        """Cookware this ingredient may go into now: its dish's open batch, or a free one."""
+        out = []
         for stove in self.model.cookware[need.kind]:
             c = self.cook[stove]
             if c.open is not None and c.open.dish != dish:
                 continue
             if c.open is None and not self.may_open_batch(stove, dish):
                 continue
+            out.append(stove)
+        return out
+
+    def ready_after_add(self, stove: str, dish: int, t: int) -> int:
+        c = self.cook[stove]
+        b = c.open
+        if b is None:
+            probe = Cookware(c.kind, t if c.first_t is None else c.first_t)
+            return probe.ready(Batch(dish, t, t, 1, c.count + 1), self.model.cumulative)
+        probe = Cookware(c.kind, c.first_t)
+        return probe.ready(Batch(dish, b.first_t, t, b.n + 1, c.count + 1), self.model.cumulative)
+
+    def cooked(self, task: Task, idx: int):
+        need, dish = task.need, task.dish
+        if self.relayed(need.id):
+            boards = self.model.boards if need.kind == "pan" else [None]
+            for disp in need.dispensers:
+                for board in boards:
+                    for table in self.model.tables:
+                        if self.may_stage_on_table(table):
+                            yield self.attempt(self.carry_stage, task, idx, disp, board, table)
+            return
+        for stove in self.stoves_for(need, dish):
             for disp in need.dispensers:
                 boards = self.model.boards if need.kind == "pan" else [None]
                 for board in boards:
@@ -563,36 +712,96 @@ class Decoder:
                     if cand is None:
                         continue
                     w, add, effects = cand
-                    t = add[0]
-                    b = c.open
-                    if b is None:
-                        first = t if c.first_t is None else c.first_t
-                        nb = Batch(dish, t, t, 1, c.count + 1)
-                        probe = Cookware(c.kind, first)
-                    else:
-                        nb = Batch(dish, b.first_t, t, b.n + 1, c.count + 1)
-                        probe = Cookware(c.kind, c.first_t)
-                    ready = probe.ready(nb, cumulative)
-                    yield ((ready, w.t), w, effects + [("add", stove, dish, t)])
+                    ready = self.ready_after_add(stove, dish, add[0])
+                    yield ((ready, w.t), w, effects + [("add", stove, dish, add[0], need.id)])
 
     def cook_steps(self, task: Task, idx: int, disp: str, board: str | None, stove: str):
         c = self.cook[stove]
         after = c.last_scoop if c.open is None else None
+        need_id = task.need.id
         if board is None:
-            got = self.fetch(idx, disp, stove)
+            got = self.fetch(idx, disp, stove, need_id)
             if got is None:
                 return None
             w, ev = got
-            effects = [("cal", disp, ev, ev, ("take",))]
+            effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], None)]
         else:
-            got = self.chop_steps(idx, disp, board, stove, keep=False)
+            got = self.chop_steps(idx, disp, board, stove, False, need_id)
             if got is None:
                 return None
             w, effects = got[0], got[4]
         add = w.at(stove, None, after[0] if after else 0, (after,) if after else ())
         return w, add, effects
 
+    def relay(self, task: Task, idx: int):
+        """Take a staged ingredient from its table to a pot or pan."""
+        need, dish = task.need, task.dish
+        table, ev = self.stage[need.id]
+        for stove in self.stoves_for(need, dish):
+            cand = self.attempt(self.relay_steps, idx, table, ev, stove)
+            if cand is None:
+                continue
+            w, take, add = cand
+            ready = self.ready_after_add(stove, dish, add[0])
+            yield ((ready, w.t), w, [("close", table, ("stage", need.id), take), ("unstage", need.id),
+                                     ("add", stove, dish, add[0], need.id)])
+
+    def relay_steps(self, idx: int, table: str, ev: tuple, stove: str):
+        c = self.cook[stove]
+        after = (c.last_scoop,) if c.open is None else ()
+        w = self.fresh(idx)
+        take = w.at(table, stove, 0, (ev,))
+        add = w.at(stove, None, after[0][0] if after else 0, after)
+        return w, take, add
+
     # -- plates ---------------------------------------------------------------------------
+    def move_plate(self, task: Task, idx: int):
+        """Carry the dish's plate to another table (one that the agents bringing pans reach)."""
+        dish = task.dish
+        spot, park_ev = self.park[dish]
+        cooks = [a for a in range(len(self.agents)) if self.model.may_use(a, frozenset(("stove",)))]
+        for table in self.model.tables:
+            if table == spot:
+                continue
+            w = self.fresh(idx)
+            try:
+                take = w.at(spot, table, 0, (park_ev,))
+                put = w.at(table, None)
+            except Infeasible:
+                continue
+            if self.blocker(table, put, OPEN) is not None:
+                continue
+            near = min((self.to_station[table][self.model.geo.agent_tiles[a]] for a in cooks), default=INF)
+            score = (w.t + (0 if near < INF else INF),)
+            yield (score, w, [("close", spot, self.park_tag[dish], take),
+                              ("cal", table, put, OPEN, ("park", dish)), ("park", dish, table, put)])
+
+    def bring(self, task: Task, idx: int):
+        """Carry each cooked pan or pot of the dish to its plate, empty it there, put it back."""
+        dish = task.dish
+        stoves = [s for s, c in self.cook.items() if c.open is not None and c.open.dish == dish]
+        for order in permutations(stoves):
+            cand = self.attempt(self.bring_route, dish, idx, order)
+            if cand is not None:
+                yield cand
+
+    def bring_route(self, dish: int, idx: int, stoves: tuple):
+        spot, park_ev = self.park[dish]
+        w = self.fresh(idx)
+        effects: list[tuple] = []
+        burn = self.model.burn_after
+        for stove in stoves:
+            c = self.cook[stove]
+            ready = c.ready(c.open, self.model.cumulative)
+            got = w.at(stove, spot, ready)
+            if burn is not None and got[0] > ready + burn:
+                return None
+            pour = w.at(spot, stove, 0, (park_ev,))
+            back = w.at(stove, None)
+            effects += [("deliver", dish, pour), ("cooked", list(c.open.needs), ready),
+                        ("scoop", stove, back)]
+        return ((w.t,), w, effects)
+
     def wash_steps(self, idx: int, dish: int, nxt: str) -> tuple[Walker, list[tuple]] | None:
         """Take the dish's dirty plate and wash it; the walker ends holding the clean plate."""
         m = self.model
@@ -658,6 +867,11 @@ class Decoder:
                 if cand is not None:
                     yield cand
 
+    def delay(self, late: dict[int, int], need_id: int, by: int) -> None:
+        """Ask for the ingredient's preparation to start `by` later than it did."""
+        start = self.prepared[need_id][0]
+        late[need_id] = max(late.get(need_id, 0), start + by)
+
     def assemble_route(self, dish: int, idx: int, stops: tuple, deliveries: tuple,
                        prev_serve: tuple | None, window: str):
         effects: list[tuple] = []
@@ -671,9 +885,10 @@ class Decoder:
             w = self.fresh(idx)
             spot, park_ev = self.park[dish]
             take = w.at(spot, first, 0, deliveries + (park_ev,))
-            tag = ("plate", self.genome.plates[dish]) if dish < self.plates else ("park", dish)
-            effects.append(("close", spot, tag, take))
+            effects.append(("close", spot, self.park_tag[dish], take))
         burn = self.model.burn_after
+        late: dict[int, int] = {}
+        fresh: dict[int, int] = {}
         for i, (station, kind, dep, ref) in enumerate(stops):
             nxt = stops[i + 1][0] if i + 1 < len(stops) else window
             if kind == "stage":
@@ -681,9 +896,24 @@ class Decoder:
                 effects.append(("close", station, ("stage", ref), ev))
             else:
                 ev = w.at(station, nxt, dep)
+                batch = self.cook[station].open
+                for need_id in batch.needs:
+                    fresh[need_id] = dep  # cooked on the first tick at or after `dep`
                 if burn is not None and ev[0] > dep + burn:
-                    return None
+                    for need_id in batch.needs:
+                        self.delay(late, need_id, ev[0] - dep - burn)
                 effects.append(("scoop", station, ev))
         ev = w.at(window, None, 1, (prev_serve,) if prev_serve else ())
+        within = self.model.serve_within
+        if within is not None:
+            for need in self.model.dish_needs[dish]:
+                since = self.prepared.get(need.id, (0, None))[1]
+                if since is None:
+                    since = fresh.get(need.id, self.cooked_since.get(need.id))
+                if since is not None and ev[0] - since > within:
+                    self.delay(late, need.id, ev[0] - since - within)
+        if late:
+            self.late_options.append(late)
+            return None
         effects.append(("serve", ev))
         return ((ev[0], w.moving), w, effects)

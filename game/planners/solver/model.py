@@ -101,6 +101,12 @@ class KitchenModel:
                         for name in self.agent_names]
         self.burn_after = (getattr(level, "options", None) or {}).get("burn_after")
         self.serve_within = (getattr(level, "options", None) or {}).get("serve_within")
+        tiles = geo.agent_tiles
+        self.divided = any(geo.to_station[name][t] >= INF for name in geo.stand for t in tiles
+                           if geo.stand[name])
+        # levels that need hand-overs or timing care get the slower, wider choice of moves
+        self.flexible = (self.divided or any(a is not None for a in self.allowed)
+                         or self.burn_after is not None or self.serve_within is not None)
         self.needs = self._needs()
         self.dish_needs = [[n for n in self.needs if n.dish == d] for d in range(len(level.orders))]
         self.check()

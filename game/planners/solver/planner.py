@@ -18,8 +18,8 @@ DEFAULT_TIME_LIMIT = 10.0
 # decodes per second of time limit, per (task x agent): measured on a 2-core machine, with room
 # to spare so that a busy machine still finishes well inside the limit
 DECODE_COST_S = 40e-6
-BUDGET_SHARE = 0.5
-MIN_BUDGET, MAX_BUDGET = 200, 40_000
+BUDGET_SHARE = 0.4
+MIN_BUDGET, MAX_BUDGET = 50, 40_000
 VERIFY = 8  # distinct best schedules run through the engine
 
 

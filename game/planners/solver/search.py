@@ -14,10 +14,30 @@ from dataclasses import dataclass
 
 from .decoder import Decoder, Schedule
 from .model import KitchenModel
-from .tasks import DELIVER, HOLD, PARK, PREP, STAGE, WASH, Genome, Task, wash_key
+from .tasks import (
+    BRING,
+    DELIVER,
+    DIRECT,
+    HOLD,
+    MOVE,
+    PARK,
+    PREP,
+    RELAY,
+    SCOOP,
+    STAGE,
+    STAY,
+    WASH,
+    Genome,
+    Task,
+    bring_key,
+    move_key,
+    wash_key,
+)
 
 BIG = (10**9, 0, 0)
 KIND_RANK = {"pan": 0, "pot": 1, "chop": 2, "raw": 3}
+FLIP = {DELIVER: STAGE, STAGE: DELIVER, PARK: HOLD, HOLD: PARK, DIRECT: RELAY, RELAY: DIRECT,
+        STAY: MOVE, MOVE: STAY, SCOOP: BRING, BRING: SCOOP}
 
 
 @dataclass
@@ -28,6 +48,13 @@ class Found:
     @property
     def cost(self) -> tuple[int, int, int]:
         return self.schedule.cost
+
+
+def sub_rank(t: Task) -> float:
+    """Order within a dish: cooking first, then chopping, raw items, the wash, the assembly."""
+    if t.kind in (PREP, RELAY):
+        return KIND_RANK[t.need.kind] + (0.5 if t.kind == RELAY else 0)
+    return {MOVE: -1, WASH: 5, BRING: 5.5}.get(t.kind, 6)
 
 
 def level_seed(model: KitchenModel) -> int:
@@ -89,15 +116,23 @@ class Search:
     def method_sets(self) -> list[dict[int, str]]:
         m = self.model
         washed = [d for d in range(m.dishes) if d >= len(m.plates)]
+        combos = [(DELIVER, DELIVER, PARK, DIRECT), (STAGE, STAGE, PARK, DIRECT),
+                  (STAGE, DELIVER, PARK, DIRECT), (DELIVER, STAGE, PARK, DIRECT),
+                  (STAGE, STAGE, HOLD, DIRECT)]
+        if m.flexible:  # hand-overs: cooked ingredients passed on over a table, pans brought
+            combos += [(STAGE, STAGE, PARK, RELAY), (DELIVER, DELIVER, PARK, RELAY)]
         sets = []
-        for raw, chop, wash in ((DELIVER, DELIVER, PARK), (STAGE, STAGE, PARK), (STAGE, DELIVER, PARK),
-                                (DELIVER, STAGE, PARK), (STAGE, STAGE, HOLD)):
+        for n, (raw, chop, wash, cook) in enumerate(combos * (2 if m.flexible else 1)):
             methods = {}
+            if m.flexible:
+                for d in range(m.dishes):
+                    methods[move_key(d)] = MOVE if n >= len(combos) else STAY
+                    methods[bring_key(d)] = BRING if n >= len(combos) else SCOOP
             for need in m.needs:
-                if need.kind == "raw":
-                    methods[need.id] = raw
-                elif need.kind == "chop":
-                    methods[need.id] = chop
+                if need.kind in ("raw", "chop"):
+                    methods[need.id] = raw if need.kind == "raw" else chop
+                elif m.flexible:
+                    methods[need.id] = cook
             for d in washed:
                 methods[wash_key(d)] = wash
             sets.append(methods)
@@ -105,23 +140,23 @@ class Search:
 
     def rule_dish(self) -> list[float]:
         def key(t: Task) -> float:
-            sub = KIND_RANK[t.need.kind] if t.kind == PREP else (5 if t.kind == WASH else 6)
-            return t.dish * 10 + sub
+            return t.dish * 10 + sub_rank(t)
         return [key(t) for t in self.tasks]
 
     def rule_cook_first(self) -> list[float]:
         def key(t: Task) -> float:
-            if t.kind == PREP and t.need.kind in ("pan", "pot"):
-                return t.dish
-            sub = KIND_RANK[t.need.kind] if t.kind == PREP else (5 if t.kind == WASH else 6)
-            return 100 + t.dish * 10 + sub
+            if t.kind in (PREP, RELAY) and t.need.kind in ("pan", "pot"):
+                return t.dish + (0.5 if t.kind == RELAY else 0)
+            return 100 + t.dish * 10 + sub_rank(t)
         return [key(t) for t in self.tasks]
 
     def rule_by_kind(self) -> list[float]:
         def key(t: Task) -> float:
-            if t.kind == PREP:
-                return KIND_RANK[t.need.kind] * 100 + t.dish
-            return 1000 + t.dish * 10 + (0 if t.kind == WASH else 1)
+            if t.kind in (PREP, RELAY):
+                return KIND_RANK[t.need.kind] * 100 + t.dish + (0.5 if t.kind == RELAY else 0)
+            if t.kind == MOVE:
+                return -1 + t.dish / 100
+            return 1000 + t.dish * 10 + {WASH: 0, BRING: 0.5}.get(t.kind, 1)
         return [key(t) for t in self.tasks]
 
     # -- moves -----------------------------------------------------------------------------
@@ -153,10 +188,7 @@ class Search:
         if not g.method:
             return
         k = self.rng.choice(sorted(g.method))
-        if k < 0:
-            g.method[k] = HOLD if g.method[k] == PARK else PARK
-        else:
-            g.method[k] = STAGE if g.method[k] == DELIVER else DELIVER
+        g.method[k] = FLIP[g.method[k]]
 
     def set_agent(self, g: Genome) -> None:
         t = self.rng.randrange(len(g.agent))

@@ -7,15 +7,20 @@ from dataclasses import dataclass, field
 
 from .model import KitchenModel, Need
 
-PREP, WASH, ASSEMBLE = "prep", "wash", "assemble"
+PREP, WASH, ASSEMBLE, RELAY = "prep", "wash", "assemble", "relay"
+MOVE, BRING = "move", "bring"  # tasks of hand-over levels: move a plate, bring a pan to it
 DELIVER, STAGE = "deliver", "stage"  # a raw or chopped ingredient: onto the parked plate, or left out
 PARK, HOLD = "park", "hold"  # a washed plate: put on a table, or kept in hand to assemble the dish
+DIRECT = "direct"  # a cooked ingredient: the one who fetches it puts it in the pot or pan
+# ... or RELAY: it is left on a table and another agent (a RELAY task) takes it to the stove
+STAY = "stay"  # a plate is assembled where it is, or MOVE: first carried to another table
+SCOOP = "scoop"  # cooked food is scooped by the plate's carrier, or BRING: its pan is brought
 
 
 @dataclass(frozen=True)
 class Task:
     id: int
-    kind: str  # prep | wash | assemble
+    kind: str  # prep | relay | move | bring | wash | assemble
     dish: int
     need: Need | None = None
 
@@ -25,7 +30,9 @@ class Genome:
     """One candidate plan: task priorities, ingredient and plate methods, agent choices."""
 
     keys: list[float]  # per task: lower is scheduled first (when its predecessors are done)
-    method: dict[int, str]  # need id -> deliver | stage; -1 - dish -> park | hold (washed plates)
+    method: dict[int, str]  # need id -> deliver | stage (raw, chopped), direct | relay (cooked);
+    #                         wash_key(dish) -> park | hold (washed plates)
+    #                         move_key(dish) -> stay | move, bring_key(dish) -> scoop | bring
     agent: list[int | None]  # per task: a fixed agent, or None for the earliest finisher
     plates: list[int]  # initial plate index for each of the first dishes
     extra: dict[str, int] = field(default_factory=dict)
@@ -43,13 +50,27 @@ def build_tasks(model: KitchenModel) -> list[Task]:
     tasks: list[Task] = []
     plates = len(model.plates)
     for dish in range(model.dishes):
+        if model.flexible:
+            tasks.append(Task(len(tasks), MOVE, dish))
         for need in model.dish_needs[dish]:
             tasks.append(Task(len(tasks), PREP, dish, need))
+            if model.flexible and need.kind in ("pan", "pot"):
+                tasks.append(Task(len(tasks), RELAY, dish, need))
         if dish >= plates:
             tasks.append(Task(len(tasks), WASH, dish))
-        tasks.append(Task(len(tasks), ASSEMBLE, dish))
+        if model.flexible:
+            tasks.append(Task(len(tasks), BRING, dish))
+        tasks.append(Task(len(tasks), ASSEMBLE, dish))  # last: the decoder relies on it
     return tasks
 
 
 def wash_key(dish: int) -> int:
     return -1 - dish
+
+
+def move_key(dish: int) -> int:
+    return -1000 - dish
+
+
+def bring_key(dish: int) -> int:
+    return -2000 - dish
