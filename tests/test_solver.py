@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import PARACOOK, human_cases, need_paracook
+from conftest import PARACOOK, ROOT, human_cases, need_paracook
 from kitchens import kitchen
 
 from game.engine import simulate
@@ -118,3 +118,34 @@ def test_the_bound_is_met_where_the_plan_is_obviously_optimal():
     sol = solve(level, time_limit=0.2)
     assert sol.done
     assert lower_bound(level).value == sol.oct
+
+
+# -- scenario and tutorial levels: hand-overs, roles, freshness, burning ------------------------
+SCENARIOS = sorted((ROOT / "levels" / "scenarios").glob("*.yaml"))
+TUTORIALS = sorted((ROOT / "levels" / "tutorial").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("rules", ["paracook", "documented"])
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+def test_scenarios_are_served_at_least_as_fast_as_their_reference_plan(path, rules):
+    level = load_level(path)
+    sol = solve(level, rules, time_limit=1)
+    assert sol.done, sol.note
+    assert simulate(level, sol.plan, rules, record=False).time == sol.oct
+    reference = ROOT / "tests" / "data" / "scenario_plans" / f"{path.stem}.json"
+    if reference.exists():
+        plan = json.loads(reference.read_text())["balanced"]["plan"]
+        ref = simulate(level, plan, rules, record=False)
+        if ref.done:
+            assert sol.oct <= ref.time
+
+
+@pytest.mark.parametrize("path", TUTORIALS, ids=lambda p: p.stem)
+def test_tutorials_are_served(path):
+    level = load_level(path)
+    sol = solve(level, time_limit=0.5)
+    assert sol.done and sol.bound.value <= sol.oct
+
+
+def test_scenario_lists_are_present():
+    assert len(SCENARIOS) >= 6 and len(TUTORIALS) >= 5
