@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .decoder import Op
 from .model import Geometry
+from .timing import Op
 
 
 def ground(geo: Geometry, ops: list[list[Op]], agent_names: list[str]) -> dict[str, list[dict[str, Any]]]:

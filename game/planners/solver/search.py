@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .decoder import Decoder, Schedule
+from .decoder import Decoder
 from .model import KitchenModel
 from .tasks import (
     BRING,
@@ -33,6 +33,7 @@ from .tasks import (
     move_key,
     wash_key,
 )
+from .timing import Schedule
 
 BIG = (10**9, 0, 0)
 KIND_RANK = {"pan": 0, "pot": 1, "chop": 2, "raw": 3}

@@ -1,0 +1,178 @@
+"""How one agent can handle plates: move one, bring a pan to it, wash one, assemble and serve a
+dish (mixed into the Decoder)."""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+from .model import INF
+from .tasks import PREP, Task
+from .timing import OPEN, RETURN_DELAY, WASH_TIME, Infeasible, Walker
+
+MAX_PERMUTED_STOPS = 4  # up to 4! routes through the stops of one dish are tried
+
+
+class PlateSteps:
+    # -- plates ---------------------------------------------------------------------------
+    def move_plate(self, task: Task, idx: int):
+        """Carry the dish's plate to another table (one that the agents bringing pans reach)."""
+        dish = task.dish
+        spot, park_ev = self.park[dish]
+        cooks = [a for a in range(len(self.agents)) if self.model.may_use(a, frozenset(("stove",)))]
+        for table in self.model.tables:
+            if table == spot:
+                continue
+            w = self.fresh(idx)
+            try:
+                take = w.at(spot, table, 0, (park_ev,))
+                put = w.at(table, None)
+            except Infeasible:
+                continue
+            if self.blocker(table, put, OPEN) is not None:
+                continue
+            near = min((self.to_station[table][self.model.geo.agent_tiles[a]] for a in cooks), default=INF)
+            score = (w.t + (0 if near < INF else INF),)
+            yield (score, w, [("close", spot, self.park_tag[dish], take),
+                              ("cal", table, put, OPEN, ("park", dish)), ("park", dish, table, put)])
+
+    def bring(self, task: Task, idx: int):
+        """Carry each cooked pan or pot of the dish to its plate, empty it there, put it back."""
+        dish = task.dish
+        stoves = [s for s, c in self.cook.items() if c.open is not None and c.open.dish == dish]
+        for order in permutations(stoves):
+            cand = self.attempt(self.bring_route, dish, idx, order)
+            if cand is not None:
+                yield cand
+
+    def bring_route(self, dish: int, idx: int, stoves: tuple):
+        spot, park_ev = self.park[dish]
+        w = self.fresh(idx)
+        effects: list[tuple] = []
+        burn = self.model.burn_after
+        for stove in stoves:
+            c = self.cook[stove]
+            ready = c.ready(c.open, self.model.cumulative)
+            got = w.at(stove, spot, ready)
+            if burn is not None and got[0] > ready + burn:
+                return None
+            pour = w.at(spot, stove, 0, (park_ev,))
+            back = w.at(stove, None)
+            effects += [("deliver", dish, pour), ("cooked", list(c.open.needs), ready),
+                        ("scoop", stove, back)]
+        return ((w.t,), w, effects)
+
+    def wash_steps(self, idx: int, dish: int, nxt: str) -> tuple[Walker, list[tuple]] | None:
+        """Take the dish's dirty plate and wash it; the walker ends holding the clean plate."""
+        m = self.model
+        k = dish - self.plates  # this dish washes the k-th dirty plate to come back
+        due = self.serves[k][0] + RETURN_DELAY
+        prev = (self.dirty_takes[k - 1],) if k > 0 else ()
+        best = None
+        for sink in m.sinks:
+            bump = None
+            while True:
+                w = self.fresh(idx)
+                try:
+                    take = w.at(m.plate_return, sink, due, prev)
+                except Infeasible:
+                    w = None
+                    break
+                put = w.at(sink, sink, bump[0] if bump else 0, (bump,) if bump else ())
+                w.at(sink, sink, 0, (), "Process", WASH_TIME)
+                got = w.at(sink, nxt)
+                end = self.blocker(sink, put, got)
+                if end is None:
+                    break
+                if end == OPEN:
+                    w = None
+                    break
+                bump = end
+            if w is not None and (best is None or w.t < best[0].t):
+                best = (w, [("dirty", take), ("cal", sink, put, got, ("wash", dish))])
+        return best
+
+    def wash(self, task: Task, idx: int):
+        dish = task.dish
+        window = self.model.windows[0]
+        for table in self.model.tables:
+            got = self.attempt(self.wash_steps, idx, dish, table)
+            if got is None:
+                return
+            w, effects = got
+            ev = w.at(table, None)
+            if self.blocker(table, ev, OPEN) is not None:
+                continue
+            score = (w.t + self.to_station[window][w.tile], w.t)
+            yield (score, w, effects + [("cal", table, ev, OPEN, ("park", dish)),
+                                        ("park", dish, table, ev)])
+
+    def assemble(self, task: Task, idx: int):
+        dish = task.dish
+        stops: list[tuple] = []  # (station, kind, dep event or ready time, need id or stove)
+        cumulative = self.model.cumulative
+        for t in self.by_dish[dish]:
+            if t.kind == PREP and t.need.id in self.stage:
+                station, ev = self.stage[t.need.id]
+                stops.append((station, "stage", ev, t.need.id))
+        for stove, c in self.cook.items():
+            if c.open is not None and c.open.dish == dish:
+                stops.append((stove, "scoop", c.ready(c.open, cumulative), stove))
+        deliveries = tuple(self.delivered.get(dish, ()))
+        prev_serve = self.serves[dish - 1] if dish > 0 else None
+        orders = list(permutations(stops)) if len(stops) <= MAX_PERMUTED_STOPS else [tuple(stops)]
+        for window in self.model.windows:
+            for order in orders:
+                cand = self.attempt(self.assemble_route, dish, idx, order, deliveries, prev_serve, window)
+                if cand is not None:
+                    yield cand
+
+    def delay(self, late: dict[int, int], need_id: int, by: int) -> None:
+        """Ask for the ingredient's preparation to start `by` later than it did."""
+        start = self.prepared[need_id][0]
+        late[need_id] = max(late.get(need_id, 0), start + by)
+
+    def assemble_route(self, dish: int, idx: int, stops: tuple, deliveries: tuple,
+                       prev_serve: tuple | None, window: str):
+        effects: list[tuple] = []
+        first = stops[0][0] if stops else window
+        if self.holds_plate(dish):
+            got = self.wash_steps(idx, dish, first)
+            if got is None:
+                return None
+            w, effects = got
+        else:
+            w = self.fresh(idx)
+            spot, park_ev = self.park[dish]
+            take = w.at(spot, first, 0, deliveries + (park_ev,))
+            effects.append(("close", spot, self.park_tag[dish], take))
+        burn = self.model.burn_after
+        late: dict[int, int] = {}
+        fresh: dict[int, int] = {}
+        for i, (station, kind, dep, ref) in enumerate(stops):
+            nxt = stops[i + 1][0] if i + 1 < len(stops) else window
+            if kind == "stage":
+                ev = w.at(station, nxt, 0, (dep,))
+                effects.append(("close", station, ("stage", ref), ev))
+            else:
+                ev = w.at(station, nxt, dep)
+                batch = self.cook[station].open
+                for need_id in batch.needs:
+                    fresh[need_id] = dep  # cooked on the first tick at or after `dep`
+                if burn is not None and ev[0] > dep + burn:
+                    for need_id in batch.needs:
+                        self.delay(late, need_id, ev[0] - dep - burn)
+                effects.append(("scoop", station, ev))
+        ev = w.at(window, None, 1, (prev_serve,) if prev_serve else ())
+        within = self.model.serve_within
+        if within is not None:
+            for need in self.model.dish_needs[dish]:
+                since = self.prepared.get(need.id, (0, None))[1]
+                if since is None:
+                    since = fresh.get(need.id, self.cooked_since.get(need.id))
+                if since is not None and ev[0] - since > within:
+                    self.delay(late, need.id, ev[0] - since - within)
+        if late:
+            self.late_options.append(late)
+            return None
+        effects.append(("serve", ev))
+        return ((ev[0], w.moving), w, effects)

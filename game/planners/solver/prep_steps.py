@@ -1,0 +1,248 @@
+"""How one agent can prepare an ingredient: fetch, chop, put it on the plate, leave it out for
+the plate, put it in a pot or pan, or hand it over on a table (mixed into the Decoder)."""
+
+from __future__ import annotations
+
+from .tasks import STAGE, Task
+from .timing import CHOP, OPEN, Batch, Cookware, Walker
+
+
+class PrepSteps:
+    # -- preparing ingredients --------------------------------------------------------------
+    def fresh(self, idx: int) -> Walker:
+        return Walker(self, idx)
+
+    def raw(self, task: Task, idx: int):
+        need, dish = task.need, task.dish
+        method = STAGE if self.holds_plate(dish) else self.method(need.id)
+        found = False
+        for disp in need.dispensers:
+            if method == STAGE and self.stageable(disp) and self.may_stage_on_dispenser(disp, task):
+                cand = self.attempt(self.raw_stage, task, idx, disp)
+            elif dish in self.park:
+                cand = self.attempt(self.raw_deliver, task, idx, disp)
+            else:
+                cand = None
+            found = found or cand is not None
+            yield cand
+        if self.model.flexible and (method == STAGE or not found):
+            for disp in need.dispensers:
+                yield from self.table_stages(task, idx, disp, None)
+
+    def chop(self, task: Task, idx: int):
+        need, dish = task.need, task.dish
+        method = STAGE if self.holds_plate(dish) else self.method(need.id)
+        found = False
+        for disp in need.dispensers:
+            for board in self.model.boards:
+                if method == STAGE and self.stageable(board) and self.may_stage_on_board(board, task):
+                    cand = self.attempt(self.chop_on_board, task, idx, disp, board, "stage")
+                elif dish in self.park:
+                    cand = self.attempt(self.chop_on_board, task, idx, disp, board, "deliver")
+                else:
+                    cand = None
+                found = found or cand is not None
+                yield cand
+        if self.model.flexible and (method == STAGE or not found):
+            for disp in need.dispensers:
+                for board in self.model.boards:
+                    yield from self.table_stages(task, idx, disp, board)
+
+    def table_stages(self, task: Task, idx: int, disp: str, board: str | None):
+        for table in self.model.tables:
+            if self.stageable(table) and self.may_stage_on_table(table):
+                yield self.attempt(self.carry_stage, task, idx, disp, board, table)
+
+    def raw_stage(self, task: Task, idx: int, disp: str):
+        """Take the ingredient and put it straight back on the dispenser's top for the plate."""
+        need_id = task.need.id
+        bump = None
+        while True:
+            w = self.fresh(idx)
+            t_min = max(self.release.get(need_id, 0), bump[0] if bump else 0)
+            ev = w.at(disp, disp, t_min, (bump,) if bump else ())
+            put = w.at(disp, None)
+            end = self.blocker(disp, ev, OPEN)
+            if end is None:
+                break
+            if end == OPEN:
+                return None
+            bump = end
+        return ((w.t,), w, [("cal", disp, ev, OPEN, ("stage", need_id)), ("stage", need_id, disp, put),
+                            ("prepared", need_id, ev[0], None)])
+
+    def fetch(self, idx: int, disp: str, nxt: str | None, need_id: int) -> tuple[Walker, tuple] | None:
+        """Walk to a dispenser and take a new ingredient when its top is empty (and not before
+        the ingredient's release time, if a repair set one)."""
+        bump = None
+        release = self.release.get(need_id, 0)
+        while True:
+            w = self.fresh(idx)
+            ev = w.at(disp, nxt, max(release, bump[0] if bump else 0), (bump,) if bump else ())
+            end = self.blocker(disp, ev, ev)
+            if end is None:
+                return w, ev
+            if end == OPEN:
+                return None
+            bump = end
+
+    def raw_deliver(self, task: Task, idx: int, disp: str):
+        spot, park_ev = self.park[task.dish]
+        got = self.fetch(idx, disp, spot, task.need.id)
+        if got is None:
+            return None
+        w, ev = got
+        put = w.at(spot, None, 0, (park_ev,))
+        return ((w.t,), w, [("cal", disp, ev, ev, ("take",)), ("deliver", task.dish, put),
+                            ("prepared", task.need.id, ev[0], None)])
+
+    def chop_steps(self, idx: int, disp: str, board: str, nxt_after: str | None, keep: bool,
+                   need_id: int) -> tuple[Walker, tuple, tuple, tuple, list[tuple]] | None:
+        """Fetch, put on the board, chop; take it back unless `keep`. Returns the walker, the put
+        event, the chop's end event, the board's release event (OPEN when kept) and effects."""
+        got = self.fetch(idx, disp, board, need_id)
+        if got is None:
+            return None
+        start, ev = got
+        bump = None
+        while True:
+            w = start.clone()
+            put = w.at(board, board, bump[0] if bump else 0, (bump,) if bump else ())
+            chopped = w.at(board, None if keep else board, 0, (), "Process", CHOP)
+            release = OPEN if keep else w.at(board, nxt_after)
+            end = self.blocker(board, put, release)
+            if end is None:
+                break
+            if end == OPEN:
+                return None
+            bump = end
+        effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], chopped[0])]
+        if not keep:
+            effects.append(("cal", board, put, release, ("chop",)))
+        return w, put, chopped, release, effects
+
+    def chop_on_board(self, task: Task, idx: int, disp: str, board: str, how: str):
+        need_id = task.need.id
+        if how == "stage":
+            got = self.chop_steps(idx, disp, board, None, True, need_id)
+            if got is None:
+                return None
+            w, put, chopped, _, effects = got
+            return ((w.t,), w, effects + [("cal", board, put, OPEN, ("stage", need_id)),
+                                          ("stage", need_id, board, chopped)])
+        spot, park_ev = self.park[task.dish]
+        got = self.chop_steps(idx, disp, board, spot, False, need_id)
+        if got is None:
+            return None
+        w, _, _, _, effects = got
+        ev = w.at(spot, None, 0, (park_ev,))
+        return ((w.t,), w, effects + [("deliver", task.dish, ev)])
+
+    def carry_stage(self, task: Task, idx: int, disp: str, board: str | None, table: str):
+        """Leave the ingredient (chopped first if `board`) on a free table for the plate, or
+        for the agent who takes it on to the stove."""
+        need_id = task.need.id
+        if board is None:
+            got = self.fetch(idx, disp, table, need_id)
+            if got is None:
+                return None
+            start, ev = got
+            effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], None)]
+        else:
+            got = self.chop_steps(idx, disp, board, table, False, need_id)
+            if got is None:
+                return None
+            start, effects = got[0], got[4]
+        bump = None
+        while True:
+            w = start.clone()
+            ev = w.at(table, None, bump[0] if bump else 0, (bump,) if bump else ())
+            end = self.blocker(table, ev, OPEN)
+            if end is None:
+                break
+            if end == OPEN:
+                return None
+            bump = end
+        return ((w.t,), w, effects + [("cal", table, ev, OPEN, ("stage", need_id)),
+                                      ("stage", need_id, table, ev)])
+
+    def stoves_for(self, need, dish: int) -> list[str]:
+        """Cookware this ingredient may go into now: its dish's open batch, or a free one."""
+        out = []
+        for stove in self.model.cookware[need.kind]:
+            c = self.cook[stove]
+            if c.open is not None and c.open.dish != dish:
+                continue
+            if c.open is None and not self.may_open_batch(stove, dish):
+                continue
+            out.append(stove)
+        return out
+
+    def ready_after_add(self, stove: str, dish: int, t: int) -> int:
+        c = self.cook[stove]
+        b = c.open
+        if b is None:
+            probe = Cookware(c.kind, t if c.first_t is None else c.first_t)
+            return probe.ready(Batch(dish, t, t, 1, c.count + 1), self.model.cumulative)
+        probe = Cookware(c.kind, c.first_t)
+        return probe.ready(Batch(dish, b.first_t, t, b.n + 1, c.count + 1), self.model.cumulative)
+
+    def cooked(self, task: Task, idx: int):
+        need, dish = task.need, task.dish
+        if self.relayed(need.id):
+            boards = self.model.boards if need.kind == "pan" else [None]
+            for disp in need.dispensers:
+                for board in boards:
+                    for table in self.model.tables:
+                        if self.may_stage_on_table(table):
+                            yield self.attempt(self.carry_stage, task, idx, disp, board, table)
+            return
+        for stove in self.stoves_for(need, dish):
+            for disp in need.dispensers:
+                boards = self.model.boards if need.kind == "pan" else [None]
+                for board in boards:
+                    cand = self.attempt(self.cook_steps, task, idx, disp, board, stove)
+                    if cand is None:
+                        continue
+                    w, add, effects = cand
+                    ready = self.ready_after_add(stove, dish, add[0])
+                    yield ((ready, w.t), w, effects + [("add", stove, dish, add[0], need.id)])
+
+    def cook_steps(self, task: Task, idx: int, disp: str, board: str | None, stove: str):
+        c = self.cook[stove]
+        after = c.last_scoop if c.open is None else None
+        need_id = task.need.id
+        if board is None:
+            got = self.fetch(idx, disp, stove, need_id)
+            if got is None:
+                return None
+            w, ev = got
+            effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], None)]
+        else:
+            got = self.chop_steps(idx, disp, board, stove, False, need_id)
+            if got is None:
+                return None
+            w, effects = got[0], got[4]
+        add = w.at(stove, None, after[0] if after else 0, (after,) if after else ())
+        return w, add, effects
+
+    def relay(self, task: Task, idx: int):
+        """Take a staged ingredient from its table to a pot or pan."""
+        need, dish = task.need, task.dish
+        table, ev = self.stage[need.id]
+        for stove in self.stoves_for(need, dish):
+            cand = self.attempt(self.relay_steps, idx, table, ev, stove)
+            if cand is None:
+                continue
+            w, take, add = cand
+            ready = self.ready_after_add(stove, dish, add[0])
+            yield ((ready, w.t), w, [("close", table, ("stage", need.id), take), ("unstage", need.id),
+                                     ("add", stove, dish, add[0], need.id)])
+
+    def relay_steps(self, idx: int, table: str, ev: tuple, stove: str):
+        c = self.cook[stove]
+        after = (c.last_scoop,) if c.open is None else ()
+        w = self.fresh(idx)
+        take = w.at(table, stove, 0, (ev,))
+        add = w.at(stove, None, after[0][0] if after else 0, after)
+        return w, take, add

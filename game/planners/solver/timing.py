@@ -1,0 +1,141 @@
+"""Exact timing of interactions, the way the engine orders them.
+
+Every interaction gets an event `(t, s, agent, seq)`: its time, the start of the action the
+agent is finishing then (the engine handles the agents of one instant in that order, map order
+breaking ties) and its place in the agent's chain of instant actions. An interaction that needs
+another's effect must come strictly later in that order, so same-instant hand-overs are exact,
+never off by one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from game.engine.level import COOKWARE_TIME
+
+from .model import INF
+
+if TYPE_CHECKING:
+    from .decoder import Decoder
+
+CHOP, WASH_TIME, RETURN_DELAY = 4, 6, 10
+EV0 = (0, -3, -1, 0)  # before anything: the initial state
+OPEN = (INF, 0, 0, 0)  # an interval nobody has closed yet
+
+
+class Op(NamedTuple):
+    """One Interact or Process at time t from a tile; `late` splits the wait before it."""
+
+    t: int
+    tile: int
+    action: str
+    station: str
+    dur: int
+    late: bool
+
+
+@dataclass
+class AgentClock:
+    tile: int
+    t: int = 0
+    s: int = -1  # start of the action whose end the agent is handled at
+    seq: int = 0
+    ops: list[Op] = field(default_factory=list)
+
+
+@dataclass
+class Batch:
+    dish: int
+    first_t: int
+    last_t: int
+    n: int
+    cum: int  # items ever put in this cookware, this batch included
+    needs: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Cookware:
+    kind: str
+    first_t: int | None = None
+    count: int = 0
+    open: Batch | None = None
+    last_scoop: tuple = EV0
+
+    def ready(self, b: Batch, cumulative: bool) -> int:
+        dur = COOKWARE_TIME[self.kind]
+        base = self.first_t + dur * b.cum if cumulative else b.first_t + dur * b.n
+        return max(b.last_t + 1, base)
+
+
+@dataclass
+class Schedule:
+    ops: list[list[Op]]
+    serve_times: list[int]
+    moving: int
+
+    @property
+    def makespan(self) -> int:
+        return self.serve_times[-1] if self.serve_times else 0
+
+    @property
+    def cost(self) -> tuple[int, int, int]:
+        return (self.makespan, sum(self.serve_times), self.moving)
+
+
+class Walker:
+    """One agent trying out a task: times each interaction without touching the decoder."""
+
+    __slots__ = ("dec", "idx", "tile", "t", "s", "seq", "ops", "moving")
+
+    def __init__(self, dec: Decoder, idx: int):
+        a = dec.agents[idx]
+        self.dec, self.idx = dec, idx
+        self.tile, self.t, self.s, self.seq = a.tile, a.t, a.s, a.seq
+        self.ops: list[Op] = []
+        self.moving = 0
+
+    def clone(self) -> Walker:
+        w = Walker.__new__(Walker)
+        w.dec, w.idx, w.tile, w.t, w.s, w.seq = self.dec, self.idx, self.tile, self.t, self.s, self.seq
+        w.ops, w.moving = list(self.ops), self.moving
+        return w
+
+    def at(self, station: str, nxt: str | None, t_min: int = 0, deps: tuple = (),
+           action: str = "Interact", dur: int = 0) -> tuple:
+        """Go next to `station` and act there as early as allowed; return the event."""
+        dec = self.dec
+        tile = dec.pick(self.tile, station, nxt)
+        d = dec.dist[self.tile][tile]
+        if d >= INF:
+            raise Infeasible  # this agent cannot reach the station
+        arr = self.t + d
+        dep = max(deps) if deps else None
+        t = max(arr, t_min, dep[0] if dep else 0)
+        idx = self.idx
+        while True:
+            late = False
+            if t > arr:
+                s, seq = arr, 0
+                if dep is not None and dep >= (t, s, idx, seq):
+                    s, late = t - 1, True
+            elif d > 0:
+                s, seq = arr - d, 0
+            else:
+                s, seq = self.s, self.seq + 1
+            ev = (t, s, idx, seq)
+            if dep is not None and dep >= ev:
+                t += 1
+                continue
+            break
+        self.ops.append(Op(t, tile, action, station, dur, late))
+        self.moving += d
+        self.tile = tile
+        if dur:
+            self.t, self.s, self.seq = t + dur, t, 0
+            return (t + dur, t, idx, 0)
+        self.t, self.s, self.seq = t, s, seq
+        return ev
+
+
+class Infeasible(Exception):
+    pass
