@@ -53,10 +53,9 @@ def run(args: argparse.Namespace) -> int:
     if args.bound:
         b = lower_bound(level)
         if args.json:
-            print(json.dumps({"lower_bound": b.value, "terms": b.terms}))
+            print(json.dumps({"lower_bound": b.value if b.finite else None, "terms": b.terms}))
         else:
-            terms = ", ".join(f"{k} {v}" for k, v in b.terms.items())
-            print(f"lower bound on OCT: {b.value} ({terms})")
+            print(f"lower bound on OCT: {b.describe()}")
         return 0
     sol = solve(level, args.rules, args.time_limit, record=bool(args.replay))
     if args.out and sol.done:
@@ -78,7 +77,7 @@ def _parsed(sol: Solution):
 
 def source(sol: Solution, time_limit: float) -> dict[str, Any]:
     return {"kind": "solver", "method": "solver", "rules": sol.rules, "time_limit": time_limit,
-            "lower_bound": sol.bound.value, "evaluations": sol.evaluations}
+            "lower_bound": sol.bound.value if sol.bound.finite else None, "evaluations": sol.evaluations}
 
 
 def describe(sol: Solution, args: argparse.Namespace) -> str:
@@ -86,7 +85,7 @@ def describe(sol: Solution, args: argparse.Namespace) -> str:
     orders = len(r.finished_orders) + len(r.remaining_orders)
     if not sol.done:
         return (f"no plan found ({sol.rules}): {sol.note or r.error}\n"
-                f"  lower bound on OCT: {sol.bound.value}")
+                f"  lower bound on OCT: {sol.bound.describe()}")
     lines = [f"OCT {r.time:g} ({sol.rules}), {len(r.finished_orders)}/{orders} orders served",
              f"  lower bound {sol.bound.value}, gap {sol.gap:.1%}" if sol.gap is not None
              else f"  lower bound {sol.bound.value}",

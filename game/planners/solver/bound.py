@@ -13,7 +13,9 @@ Relaxations used (each holds for every plan):
   dirty 10 after an earlier serve and was washed (6).
 - Chopping boards chop one ingredient at a time (4 each).
 - Agents work one action at a time: the carrying, chopping and washing the dishes need, shared out
-  over the agents, takes at least its total divided by the number of agents.
+  over the agents, takes at least its total divided by the number of agents (carrying counted as
+  if handed over at stations even for a lone agent, which may leave several items on a counter
+  and walk round it once).
 """
 
 from __future__ import annotations
@@ -31,8 +33,17 @@ NOT_HOLDING = ("serving_window", "plate_return", "trash")
 
 @dataclass
 class Bound:
-    value: int
+    value: int  # INF when no plan can serve the level (something needed is out of reach)
     terms: dict[str, int] = field(default_factory=dict)  # the strongest argument of each kind
+
+    @property
+    def finite(self) -> bool:
+        return self.value < INF
+
+    def describe(self) -> str:
+        if not self.finite:
+            return "none: no plan can serve this level (something it needs is out of reach)"
+        return f"{self.value} ({', '.join(f'{k} {v}' for k, v in self.terms.items())})"
 
 
 class Carry:
@@ -100,8 +111,12 @@ def lower_bound(level: Level) -> Bound:
 class _Bounder:
     def __init__(self, level: Level):
         self.level = level
-        # one agent hands nothing over: what it puts down on one side it walks round to take
+        # how soon an item can get somewhere: a lone agent hands nothing over (what it puts down
+        # on one side it walks round to take), so it walks every tile the item travels ...
         self.carry = Carry(level, handoffs=len(level.agents) > 1)
+        # ... but how long it holds items is shorter: after one walk round a counter it can take
+        # several items it left there, so the work bound counts carrying as if handed over
+        self.held = self.carry if len(level.agents) > 1 else Carry(level, handoffs=True)
         stations = [s for s in level.stations]
         kinds: dict[str, list[str]] = {}
         for s in stations:
@@ -144,6 +159,10 @@ class _Bounder:
 
     def cd(self, a: str, b: str) -> int:
         return self.carry.between(a, b)
+
+    def hd(self, a: str, b: str) -> int:
+        """Least time some agent holds an item carried from a to b."""
+        return self.held.between(a, b)
 
     def to_window(self, station: str) -> int:
         return min((self.cd(station, w) for w in self.windows), default=INF)
@@ -215,7 +234,7 @@ class _Bounder:
                 s = max(s, value)
             serve.append(s)
         terms["order"] = serve[-1]
-        return Bound(min(serve[-1], INF), terms)
+        return Bound(min(serve[-1], INF), {k: min(v, INF) for k, v in terms.items()})
 
     def prefix_items(self, d: int, kind: str) -> int:
         return sum(1 for items in self.dishes[:d + 1] for _, k in items if k == kind)
@@ -242,21 +261,21 @@ class _Bounder:
         """Carrying, chopping and washing that dishes 0..d cannot do without."""
         total = 0
         origins = self.plates + self.sinks
-        plate_trip = min((self.to_window(p) for p in origins), default=0)
+        plate_trip = min((self.hd(p, w) for p in origins for w in self.windows), default=0)
         for items in self.dishes[:d + 1]:
             pan_trip = pot_trip = 0
             for item, kind in items:
                 disps = self.dispensers.get(item, ())
                 if kind in ("chop", "pan"):
-                    total += CHOP + min((self.cd(x, b) for x in disps for b in self.boards), default=0)
+                    total += CHOP + min((self.hd(x, b) for x in disps for b in self.boards), default=0)
                 if kind == "pan":
-                    pan_trip = max(pan_trip, min((self.cd(b, s) for b in self.boards
+                    pan_trip = max(pan_trip, min((self.hd(b, s) for b in self.boards
                                                   for s in self.stoves), default=0))
                 if kind == "pot":
-                    pot_trip = max(pot_trip, min((self.cd(x, s) for x in disps for s in self.stoves),
+                    pot_trip = max(pot_trip, min((self.hd(x, s) for x in disps for s in self.stoves),
                                                  default=0))
             total += pan_trip + pot_trip + plate_trip
         washes = max(0, d + 1 - len(self.plates))
         if washes and self.plate_return and self.sinks:
-            total += washes * (WASH + min(self.cd(self.plate_return, s) for s in self.sinks))
+            total += washes * (WASH + min(self.hd(self.plate_return, s) for s in self.sinks))
         return total

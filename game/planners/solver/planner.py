@@ -49,12 +49,13 @@ class Solution:
     @property
     def gap(self) -> float | None:
         """OCT over the lower bound, minus one (0.1 = 10% above the bound)."""
-        if not self.done or self.bound.value <= 0:
+        if not self.done or not self.bound.finite or self.bound.value <= 0:
             return None
         return self.result.time / self.bound.value - 1
 
     def summary(self) -> dict[str, Any]:
-        return {"oct": self.oct if self.done else None, "lower_bound": self.bound.value,
+        return {"oct": self.oct if self.done else None,
+                "lower_bound": self.bound.value if self.bound.finite else None,
                 "gap": None if self.gap is None else round(self.gap, 4),
                 "evaluations": self.evaluations, "seconds": round(self.seconds, 3),
                 "bound_terms": dict(self.bound.terms), "note": self.note}
