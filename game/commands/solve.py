@@ -37,8 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.time_limit <= 0:
-        print("solve: --time-limit must be positive", file=sys.stderr)
+    if args.time_limit <= 0 or args.jobs < 1:
+        print("solve: --time-limit must be positive and --jobs at least 1", file=sys.stderr)
         return 2
     if args.suite:
         return run_suite(args)
@@ -187,6 +187,14 @@ def finished(path: Path) -> bool:
 
 
 def solve_one(job: tuple) -> tuple[str, bool, str]:
+    """Solve one suite level and save it; a failure to save is reported, and retried next run."""
+    try:
+        return save_solution(job)
+    except (OSError, ValueError) as e:
+        return job[0], False, f"{job[0]}: not saved ({e})"
+
+
+def save_solution(job: tuple) -> tuple[str, bool, str]:
     """Solve one suite level and save its replay, then its result (a result means all saved)."""
     from game.engine import Level
     from game.levels.task import task_info
