@@ -336,7 +336,7 @@ def test_strong_plan_hook_runs_the_planner_and_records_its_time(monkeypatch):
     cook_salad(ed)
     fake = types.ModuleType("game.planners.solver")
     fake.__spec__ = importlib.machinery.ModuleSpec("game.planners.solver", None, origin="fake.py")
-    fake.solve = lambda lv: {"plan": ed.plan_dict()}
+    fake.solve = lambda lv, rules: {"plan": ed.plan_dict()}
     monkeypatch.setitem(sys.modules, "game.planners.solver", fake)
     d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
     button = d.screen.buttons["strong"]
@@ -351,6 +351,18 @@ def test_strong_plan_hook_runs_the_planner_and_records_its_time(monkeypatch):
         assert d.screen.replay.source == {"kind": "solver"} and d.screen.replay.result["time"] == 14
     else:
         assert "built-in planner: done in 14" in d.screen.message
+
+
+def test_strong_plan_uses_the_real_planner_under_the_level_rules():
+    pytest.importorskip("game.planners.solver")
+    level = tutorial(3).replace(rules="documented")
+    d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
+    d.click_button(d.screen.buttons["strong"])
+    replay = getattr(d.screen, "replay", None)
+    if replay is None:  # no replay viewer: the message says how it went
+        assert "built-in planner: done in" in d.screen.message
+    else:
+        assert replay.rules == "documented" and replay.result["done"]
 
 
 def test_strong_plan_button_hidden_without_a_planner(monkeypatch):

@@ -100,11 +100,11 @@ def replay_viewer_available() -> bool:
     return module_available("game.ui.screens.replay")
 
 
-def strong_plan(level: Level) -> Plan:
-    """The built-in planner's plan: game.planners.solver.solve(level) returns a plan (or an
-    object with a `plan`) in any form parse_plan accepts."""
+def strong_plan(level: Level, rules: str) -> Plan:
+    """The built-in planner's plan under the rules it will run with:
+    game.planners.solver.solve(level, rules=...) returns a plan (or an object with a `plan`)."""
     solver = importlib.import_module("game.planners.solver")
-    out = solver.solve(level)
+    out = solver.solve(level, rules=rules)
     return parse_plan(getattr(out, "plan", out), level.agent_names)
 
 
@@ -463,7 +463,7 @@ class PlayScreen:
         from game.replay import Replay
 
         try:
-            plan = strong_plan(self.level)
+            plan = strong_plan(self.level, self.editor.rules)
         except Exception as e:  # the planner is another part of the program; never lose the window
             self.notice = ("The built-in planner failed", [f"{type(e).__name__}: {e}"])
             return
