@@ -29,7 +29,8 @@ class Screen(Protocol):
 
 def open_window(size: tuple[int, int] = DEFAULT_SIZE, title: str = "ParaCook Kitchen") -> pygame.Surface:
     """Create (or reuse) the resizable main window."""
-    pygame.init()
+    pygame.display.init()  # not pygame.init(): the kitchen is silent, and audio init is noisy
+    pygame.font.init()
     pygame.display.set_caption(title)
     flags = 0 if os.environ.get("SDL_VIDEODRIVER") == "dummy" else pygame.RESIZABLE
     return pygame.display.set_mode(size, flags)
