@@ -17,8 +17,8 @@ sys.path.insert(0, str(ROOT))
 from game.levels import load_level  # noqa: E402
 from game.levels.generator import write_suite  # noqa: E402
 from game.levels.suite import suite_levels  # noqa: E402
-from game.report import report_rows  # noqa: E402
-from game.report_files import load_runs  # noqa: E402
+from game.report.files import load_runs  # noqa: E402
+from game.report.metrics import report_rows  # noqa: E402
 
 HUMAN = ROOT.parent / "shared" / "paracook" / "human"
 

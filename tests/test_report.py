@@ -15,7 +15,8 @@ from game.engine import parse_plan, simulate
 from game.levels import load_level
 from game.levels.task import task_info
 from game.replay import save_replay
-from game.report import (
+from game.report.files import ResultError, load_runs
+from game.report.metrics import (
     Run,
     mean_ci,
     metrics,
@@ -26,7 +27,6 @@ from game.report import (
     to_markdown,
     wilson,
 )
-from game.report_files import ResultError, load_runs
 
 PAPER_HUMAN_ROW = {  # Table 6: pOCT, nOCT, pMD, AU
     "easy": (53.12, 21.07, 37.69, 91.62),
@@ -264,6 +264,6 @@ def test_plot_without_matplotlib(paracook_dir: Path, tmp_path: Path, monkeypatch
     import sys
 
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    monkeypatch.delitem(sys.modules, "game.report_plot", raising=False)
+    monkeypatch.delitem(sys.modules, "game.report.plot", raising=False)
     assert main(["report", str(paracook_dir / "human"), "--plot", str(tmp_path / "p.png")]) == 2
     assert "needs matplotlib" in capsys.readouterr().err

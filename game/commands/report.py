@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from game.report import FORMATS, GROUPINGS, report_rows
-from game.report_files import ResultError, load_runs
+from game.report.files import ResultError, load_runs
+from game.report.metrics import FORMATS, GROUPINGS, report_rows
 
 NAME = "report"
 HELP = "Score result files (SR, PR, pOCT, nOCT, pMD, AU with 95% intervals)."
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(FORMATS[args.format](rows))
     if args.plot:
         try:
-            from game.report_plot import plot_rows
+            from game.report.plot import plot_rows
         except ImportError:
             print("error: --plot needs matplotlib: pip install 'paracook-kitchen[plot]'", file=sys.stderr)
             return 2

@@ -11,7 +11,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from game.report import ALL, METRICS, UNITS, Row  # noqa: E402
+from game.report.metrics import ALL, METRICS, UNITS, Row  # noqa: E402
 
 
 def plot_rows(rows: list[Row], out: Path) -> None:

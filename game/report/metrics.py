@@ -1,6 +1,6 @@
 """The benchmark's metrics (RULES.md "Metrics") with 95% confidence intervals, and their tables.
 
-Pure functions over `Run`s (one result of one task); reading result files is report_files.py.
+Pure functions over `Run`s (one result of one task); reading result files is files.py.
 SR = successes / tasks; PR = mean progress (share of the order's work done when the run stopped;
 1 for a success); pOCT = mean over tasks of OCT (success) or T_max (failure); nOCT = mean over
 successes of OCT / T_max; pMD pools (task, agent) entries: moving time on success, D_max / M on

@@ -19,7 +19,7 @@ from game.engine import Level, simulate
 from game.engine.metrics import d_max, t_max
 from game.levels import LevelError, load_level
 from game.levels.task import DIFFICULTY, task_info
-from game.report import Run
+from game.report.metrics import Run
 
 REPLAY_FORMAT = "paracook-kitchen-replay"
 PATH_TASK = re.compile(r"(?P<category>[a-z]+)/seed_(?P<seed>\d+)/agent_num_(?P<agents>\d+)/"
