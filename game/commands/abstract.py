@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 
@@ -13,6 +12,8 @@ from game.planners.llm.abstract_run import ABSTRACT_METHODS, AbstractRun, read_r
 from game.planners.llm.client import ChatClient, RetryPolicy
 from game.planners.llm.log import RunLog
 from game.planners.llm.runner import RunError, open_run_folder
+
+from .endpoint import add_endpoint_arguments, missing_key
 
 NAME = "abstract"
 HELP = "Abstract scheduling tasks: an LLM's answers scored (SR, pOCT, nOCT) against the optimum."
@@ -25,16 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--optimum", action="store_true", help="only print each task's optimum (no model)")
     p.add_argument("--method", choices=ABSTRACT_METHODS, default="io", help="io or cot (default io)")
     p.add_argument("--agents", type=int, default=2, help="number of agents (default 2)")
-    p.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (default: OpenAI)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
-                   help="environment variable holding the API key (default OPENAI_API_KEY)")
-    p.add_argument("--concurrency", type=int, default=4, metavar="N", help="requests at once (default 4)")
-    p.add_argument("--attempts", type=int, default=3, help="tries per task, with feedback (default 3)")
-    p.add_argument("--temperature", type=float, help="sampling temperature (default: the endpoint's)")
-    p.add_argument("--max-tokens", type=int, help="cap on each reply's length")
-    p.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per request (default 600)")
-    p.add_argument("--retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
-    p.add_argument("--backoff", type=float, default=1.0, metavar="S", help="first retry delay (default 1)")
+    add_endpoint_arguments(p)
     p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
                    help="CP-SAT time per task; an optimum not proven by then is marked (default 10)")
     p.add_argument("--out", metavar="runs/NAME", help="run folder (default runs/abstract-<model>-<method>)")
@@ -55,9 +47,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.model:
         print("abstract: give --model (or --optimum to only solve the tasks)", file=sys.stderr)
         return 2
-    if not args.base_url and not os.environ.get(args.api_key_env):
-        print(f"abstract: no API key: set the environment variable {args.api_key_env}, "
-              f"or give --base-url for a local server", file=sys.stderr)
+    if (message := missing_key(args, "abstract")) is not None:
+        print(message, file=sys.stderr)
         return 2
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in args.model)
     out = Path(args.out or f"runs/abstract-{safe}-{args.method}")

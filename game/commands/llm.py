@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import sys
 from pathlib import Path
 
@@ -13,6 +12,8 @@ from game.planners.llm.client import ChatClient, RetryPolicy
 from game.planners.llm.log import RunLog
 from game.planners.llm.runner import LevelRun, RunError, log_name, open_run_folder
 from game.planners.llm.tasks import TaskError, resolve_levels, shard
+
+from .endpoint import add_endpoint_arguments, missing_key
 
 NAME = "llm"
 HELP = "Plan levels with an LLM (any OpenAI-compatible endpoint); resumable."
@@ -24,18 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--levels", nargs="+", required=True, metavar="SUITE_OR_PATH",
                    help="suite names (suite, human24, tutorial) or level files; a ParaCook map "
                         "needs its orders: map.json:dish1,dish2")
-    p.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (default: OpenAI)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
-                   help="environment variable holding the API key (default OPENAI_API_KEY)")
-    p.add_argument("--concurrency", type=int, default=4, metavar="N", help="requests at once (default 4)")
-    p.add_argument("--attempts", type=int, default=3, help="tries per task, with error feedback (default 3)")
-    p.add_argument("--temperature", type=float, help="sampling temperature (default: the endpoint's)")
-    p.add_argument("--max-tokens", type=int, help="cap on each reply's length")
+    add_endpoint_arguments(p)
     p.add_argument("--max-steps", type=int, default=40, help="msreact: most steps per task (default 40)")
-    p.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per request (default 600)")
-    p.add_argument("--retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
-    p.add_argument("--backoff", type=float, default=1.0, metavar="S",
-                   help="first retry delay, doubled each time (default 1)")
     p.add_argument("--shard", metavar="K/N", help="run only shard K of N (e.g. 2/4)")
     p.add_argument("--out", default=None, metavar="runs/NAME",
                    help="run folder (default runs/<model>-<method>); re-running resumes it")
@@ -51,9 +42,8 @@ def run(args: argparse.Namespace) -> int:
     if args.attempts < 1 or args.concurrency < 1:
         print("llm: --attempts and --concurrency must be at least 1", file=sys.stderr)
         return 2
-    if not args.base_url and not os.environ.get(args.api_key_env):
-        print(f"llm: no API key: set the environment variable {args.api_key_env} (or name another "
-              f"with --api-key-env), or give --base-url for a local server", file=sys.stderr)
+    if (message := missing_key(args, "llm")) is not None:
+        print(message, file=sys.stderr)
         return 2
     out = Path(args.out) if args.out else default_out(args.model, args.method)
     try:
