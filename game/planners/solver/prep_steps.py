@@ -138,21 +138,26 @@ class PrepSteps:
         ev = w.at(spot, None, 0, (park_ev,))
         return ((w.t,), w, effects + [("deliver", task.dish, ev)])
 
+    def prepare(self, idx: int, disp: str, board: str | None, dest: str, need_id: int):
+        """Fetch the ingredient (chopping it first when `board` is given) towards `dest`:
+        the walker afterwards and the effects so far, or None when it cannot be done."""
+        if board is None:
+            got = self.fetch(idx, disp, dest, need_id)
+            if got is None:
+                return None
+            w, ev = got
+            return w, [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], None)]
+        got = self.chop_steps(idx, disp, board, dest, False, need_id)
+        return None if got is None else (got[0], got[4])
+
     def carry_stage(self, task: Task, idx: int, disp: str, board: str | None, table: str):
         """Leave the ingredient (chopped first if `board`) on a free table for the plate, or
         for the agent who takes it on to the stove."""
         need_id = task.need.id
-        if board is None:
-            got = self.fetch(idx, disp, table, need_id)
-            if got is None:
-                return None
-            start, ev = got
-            effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], None)]
-        else:
-            got = self.chop_steps(idx, disp, board, table, False, need_id)
-            if got is None:
-                return None
-            start, effects = got[0], got[4]
+        got = self.prepare(idx, disp, board, table, need_id)
+        if got is None:
+            return None
+        start, effects = got
         bump = None
         while True:
             w = start.clone()
@@ -211,18 +216,10 @@ class PrepSteps:
     def cook_steps(self, task: Task, idx: int, disp: str, board: str | None, stove: str):
         c = self.cook[stove]
         after = c.last_scoop if c.open is None else None
-        need_id = task.need.id
-        if board is None:
-            got = self.fetch(idx, disp, stove, need_id)
-            if got is None:
-                return None
-            w, ev = got
-            effects = [("cal", disp, ev, ev, ("take",)), ("prepared", need_id, ev[0], None)]
-        else:
-            got = self.chop_steps(idx, disp, board, stove, False, need_id)
-            if got is None:
-                return None
-            w, effects = got[0], got[4]
+        got = self.prepare(idx, disp, board, stove, task.need.id)
+        if got is None:
+            return None
+        w, effects = got
         add = w.at(stove, None, after[0] if after else 0, (after,) if after else ())
         return w, add, effects
 
