@@ -9,11 +9,9 @@ from pathlib import Path
 
 from game.planners.abstract import AbstractError, find_task_files, load_task, optimum, table
 from game.planners.llm.abstract_run import ABSTRACT_METHODS, AbstractRun, read_records
-from game.planners.llm.client import ChatClient, RetryPolicy
-from game.planners.llm.log import RunLog
 from game.planners.llm.runner import RunError, open_run_folder
 
-from .endpoint import add_endpoint_arguments, missing_key
+from .endpoint import add_endpoint_arguments, make_client, missing_key
 
 NAME = "abstract"
 HELP = "Abstract scheduling tasks: an LLM's answers scored (SR, pOCT, nOCT) against the optimum."
@@ -59,8 +57,7 @@ def run(args: argparse.Namespace) -> int:
     except RunError as e:
         print(f"abstract: {e}", file=sys.stderr)
         return 2
-    client = ChatClient(args.model, args.base_url, args.api_key_env, args.temperature, args.max_tokens,
-                        args.timeout, RetryPolicy(args.retries, args.backoff), RunLog(out / "log.jsonl"))
+    client = make_client(args, out / "log.jsonl")
     runner = AbstractRun(client, args.method, out, args.attempts, args.concurrency, not args.no_progress,
                          args.time_limit)
     try:

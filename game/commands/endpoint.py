@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 import os
+from pathlib import Path
+
+from game.planners.llm.client import ChatClient, RetryPolicy
+from game.planners.llm.log import RunLog
 
 
 def add_endpoint_arguments(p: argparse.ArgumentParser) -> None:
@@ -26,3 +30,9 @@ def missing_key(args: argparse.Namespace, prog: str) -> str | None:
         return None
     return (f"{prog}: no API key: set the environment variable {args.api_key_env} (or name another "
             f"with --api-key-env), or give --base-url for a local server")
+
+
+def make_client(args: argparse.Namespace, log_path: Path) -> ChatClient:
+    """The chat client the endpoint options describe, logging to `log_path`."""
+    return ChatClient(args.model, args.base_url, args.api_key_env, args.temperature, args.max_tokens,
+                      args.timeout, RetryPolicy(args.retries, args.backoff), RunLog(log_path))

@@ -8,12 +8,10 @@ import sys
 from pathlib import Path
 
 from game.planners.llm import METHODS
-from game.planners.llm.client import ChatClient, RetryPolicy
-from game.planners.llm.log import RunLog
 from game.planners.llm.runner import LevelRun, RunError, log_name, open_run_folder
 from game.planners.llm.tasks import TaskError, resolve_levels, shard
 
-from .endpoint import add_endpoint_arguments, missing_key
+from .endpoint import add_endpoint_arguments, make_client, missing_key
 
 NAME = "llm"
 HELP = "Plan levels with an LLM (any OpenAI-compatible endpoint); resumable."
@@ -54,9 +52,7 @@ def run(args: argparse.Namespace) -> int:
     except (TaskError, RunError) as e:
         print(f"llm: {e}", file=sys.stderr)
         return 2
-    client = ChatClient(args.model, args.base_url, args.api_key_env, args.temperature, args.max_tokens,
-                        args.timeout, RetryPolicy(args.retries, args.backoff),
-                        RunLog(out / log_name(args.shard)))
+    client = make_client(args, out / log_name(args.shard))
     runner = LevelRun(client, args.method, out, args.attempts, args.max_steps, args.concurrency,
                       not args.no_progress)
     try:
