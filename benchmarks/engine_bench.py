@@ -1,6 +1,6 @@
 """Engine speed: golden-plan runs per second (with and without recording) and a long plan.
 
-    python benchmarks/engine_bench.py [--seconds 3]
+python benchmarks/engine_bench.py [--seconds 3]
 """
 
 from __future__ import annotations
@@ -26,8 +26,7 @@ def golden_cases() -> list[tuple[Level, dict]]:
     cases = []
     for f in sorted((PARACOOK / "human").glob("*/*/agent_num_*/orders_num_*.json")):
         cat, seed, agents, on = f.parts[-4], f.parts[-3], f.parts[-2], f.stem
-        level = load_level(PARACOOK / "maps" / cat / seed / f"{agents}.json",
-                           orders[f"{cat}/{seed}/{on}"])
+        level = load_level(PARACOOK / "maps" / cat / seed / f"{agents}.json", orders[f"{cat}/{seed}/{on}"])
         cases.append((level, parse_plan(json.loads(f.read_text()), level.agent_names)))
     return cases
 
@@ -47,8 +46,12 @@ def long_plan(level: Level, n: int = 200) -> dict:
     floor = sorted(level.distances(level.agents[0].pos))
     plan = {}
     for a in level.agent_names:
-        plan[a] = [{"action": "MoveTo", "target": list(rng.choice(floor))} if rng.random() < .7
-                   else {"action": "Wait", "duration": rng.randint(1, 3)} for _ in range(n // 3)]
+        plan[a] = [
+            {"action": "MoveTo", "target": list(rng.choice(floor))}
+            if rng.random() < 0.7
+            else {"action": "Wait", "duration": rng.randint(1, 3)}
+            for _ in range(n // 3)
+        ]
     return plan
 
 
@@ -66,15 +69,15 @@ def main() -> None:
     if not PARACOOK.is_dir():
         sys.exit("needs ../shared/paracook (the 24 human plans)")
     cases = golden_cases()
-    print(f"golden plans: {len(cases)}, "
-          f"{sum(len(q) for _, p in cases for q in p.values())} actions in all")
+    print(f"golden plans: {len(cases)}, {sum(len(q) for _, p in cases for q in p.values())} actions in all")
     print(f"runs/s without recording: {rate(cases, False, args.seconds):8.0f}")
     print(f"runs/s with recording:    {rate(cases, True, args.seconds):8.0f}")
-    level = load_level(PARACOOK / "maps" / "burger" / "seed_42" / "agent_num_3.json",
-                       ["burger_basic"] * 4)
+    level = load_level(PARACOOK / "maps" / "burger" / "seed_42" / "agent_num_3.json", ["burger_basic"] * 4)
     plan = parse_plan(long_plan(level, 201), level.agent_names)
-    print(f"201-action 3-agent plan:  {per_run_ms(level, plan, False):6.3f} ms/run, "
-          f"{per_run_ms(level, plan, True):6.3f} ms/run recording")
+    print(
+        f"201-action 3-agent plan:  {per_run_ms(level, plan, False):6.3f} ms/run, "
+        f"{per_run_ms(level, plan, True):6.3f} ms/run recording"
+    )
 
 
 if __name__ == "__main__":

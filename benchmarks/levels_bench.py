@@ -1,6 +1,6 @@
 """Level files speed: loading and checking the whole suite, writing it, and a report of 24 runs.
 
-    python benchmarks/levels_bench.py [--repeat 3]
+python benchmarks/levels_bench.py [--repeat 3]
 """
 
 from __future__ import annotations

@@ -61,8 +61,10 @@ def main() -> int:
     long_plan(screen.editor)
     ed = screen.editor
     assert ed.error is None, ed.error
-    print(f"level {args.level.relative_to(ROOT)}: {len(level.agents)} agents, {len(level.orders)} orders, "
-          f"{ed.action_count} actions, plan ends at t = {ed.result.time:g}")
+    print(
+        f"level {args.level.relative_to(ROOT)}: {len(level.agents)} agents, {len(level.orders)} orders, "
+        f"{ed.action_count} actions, plan ends at t = {ed.result.time:g}"
+    )
     ed.select_agent(level.agent_names[-1])
     screen.draw(surface)
     wall, cpu = [], []
@@ -78,8 +80,10 @@ def main() -> int:
     for name, times in (("wall clock", wall), ("CPU time", cpu)):
         times.sort()
         median, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
-        print(f"edit + re-simulation + autosave + redraw, {name}: median {median:.2f} ms, p95 {p95:.2f} ms, "
-              f"max {times[-1]:.2f} ms over {len(times)} edits (budget {BUDGET_MS:g} ms)")
+        print(
+            f"edit + re-simulation + autosave + redraw, {name}: median {median:.2f} ms, p95 {p95:.2f} ms, "
+            f"max {times[-1]:.2f} ms over {len(times)} edits (budget {BUDGET_MS:g} ms)"
+        )
     # On a shared machine the wall clock includes other processes' turns; CPU time is this work.
     ok = cpu[int(0.95 * (len(cpu) - 1))] < BUDGET_MS
     print("OK: within one 60 fps frame" if ok else "SLOW: over one 60 fps frame")

@@ -30,18 +30,29 @@ from game.engine import level_from_map, parse_plan, simulate  # noqa: E402
 from game.replay import load_replay, save_replay  # noqa: E402
 
 LIMIT_MS = 5.0
-ROWS = ["D.B..E..CX",
-        ".........T",
-        "D..#......",
-        "..1....#..",
-        "...2.....C",
-        "K.....3...",
-        ".........R",
-        "W.O...F..X"]
-STATIONS = {"D": ("dispenser", "lettuce"), "E": ("dispenser", "tomato"), "F": ("dispenser", "fish"),
-            "B": ("chopping_board", None), "C": ("chopping_board", None), "K": ("sink", None),
-            "T": ("table", None), "R": ("plate_return", None), "W": ("serving_window", None),
-            "O": ("stove", None), "X": ("trash", None)}
+ROWS = [
+    "D.B..E..CX",
+    ".........T",
+    "D..#......",
+    "..1....#..",
+    "...2.....C",
+    "K.....3...",
+    ".........R",
+    "W.O...F..X",
+]
+STATIONS = {
+    "D": ("dispenser", "lettuce"),
+    "E": ("dispenser", "tomato"),
+    "F": ("dispenser", "fish"),
+    "B": ("chopping_board", None),
+    "C": ("chopping_board", None),
+    "K": ("sink", None),
+    "T": ("table", None),
+    "R": ("plate_return", None),
+    "W": ("serving_window", None),
+    "O": ("stove", None),
+    "X": ("trash", None),
+}
 
 
 def long_level():
@@ -59,16 +70,26 @@ def long_level():
                 if provides:
                     tile["provides"] = provides
                 tiles.append(tile)
-    return level_from_map({"name": "bench", "width": len(ROWS[0]), "height": len(ROWS), "agents": agents,
-                           "tiles": tiles})
+    return level_from_map(
+        {"name": "bench", "width": len(ROWS[0]), "height": len(ROWS), "agents": agents, "tiles": tiles}
+    )
 
 
 def cycle(dispenser, at_dispenser, board, at_board, trash, at_trash, offset):
     """Fetch, chop, pick up and trash one ingredient; the offset Wait keeps agents' events apart."""
     mv = lambda p: {"action": "MoveTo", "target": list(p)}  # noqa: E731
     it = lambda s: {"action": "Interact", "target": s}  # noqa: E731
-    return [mv(at_dispenser), it(dispenser), mv(at_board), it(board), {"action": "Process", "target": board},
-            it(board), mv(at_trash), it(trash), {"action": "Wait", "duration": offset}]
+    return [
+        mv(at_dispenser),
+        it(dispenser),
+        mv(at_board),
+        it(board),
+        {"action": "Process", "target": board},
+        it(board),
+        mv(at_trash),
+        it(trash),
+        {"action": "Wait", "duration": offset},
+    ]
 
 
 def long_plan(cycles: int) -> dict:
@@ -102,8 +123,10 @@ def main() -> int:
     args = ap.parse_args()
     replay, result = build(args.cycles)
     tl = replay.timeline
-    print(f"replay: {len(tl.times)} events, {len(tl.spans)} actions, t = 0..{tl.end:g}, "
-          f"{'done' if result.done else 'error: ' + str(result.error)}")
+    print(
+        f"replay: {len(tl.times)} events, {len(tl.spans)} actions, t = 0..{tl.end:g}, "
+        f"{'done' if result.done else 'error: ' + str(result.error)}"
+    )
     pygame.init()
     surface = pygame.display.set_mode((1440, 900))
     from game.ui.screens.replay import ReplayScreen

@@ -36,8 +36,17 @@ def paracook_jobs(time_limit: float) -> list[tuple]:
         for k in (1, 2, 3):
             path = PARACOOK / "maps" / cat / seed / f"agent_num_{k}.json"
             for rules in RULES:
-                jobs.append(("paracook", f"{cat}/{seed}/agent_num_{k}/{on}", str(path), orders[key],
-                             rules, time_limit, None))
+                jobs.append(
+                    (
+                        "paracook",
+                        f"{cat}/{seed}/agent_num_{k}/{on}",
+                        str(path),
+                        orders[key],
+                        rules,
+                        time_limit,
+                        None,
+                    )
+                )
     return jobs
 
 
@@ -48,16 +57,36 @@ def human_jobs(time_limit: float) -> list[tuple]:
         cat, seed, agents, on = f.parts[-4], f.parts[-3], f.parts[-2], f.stem
         human = json.loads(f.read_text())["time"]
         path = PARACOOK / "maps" / cat / seed / f"{agents}.json"
-        jobs.append(("human", f"{cat}/{seed}/{agents}/{on}", str(path), orders[f"{cat}/{seed}/{on}"],
-                     "paracook", time_limit, human))
+        jobs.append(
+            (
+                "human",
+                f"{cat}/{seed}/{agents}/{on}",
+                str(path),
+                orders[f"{cat}/{seed}/{on}"],
+                "paracook",
+                time_limit,
+                human,
+            )
+        )
     return jobs
 
 
 def suite_jobs(time_limit: float) -> list[tuple]:
     from game.levels.suite import suite_levels
 
-    return [("suite", str(p.relative_to(ROOT / "levels" / "suite").with_suffix("")), str(p), None,
-             rules, time_limit, None) for p in suite_levels("suite") for rules in RULES]
+    return [
+        (
+            "suite",
+            str(p.relative_to(ROOT / "levels" / "suite").with_suffix("")),
+            str(p),
+            None,
+            rules,
+            time_limit,
+            None,
+        )
+        for p in suite_levels("suite")
+        for rules in RULES
+    ]
 
 
 def run_job(job: tuple) -> dict:
@@ -68,10 +97,18 @@ def run_job(job: tuple) -> dict:
     level = load_level(path, orders)
     start = time.monotonic()
     sol = solve(level, rules, time_limit)
-    return {"part": part, "task": task, "rules": sol.rules, "done": sol.done,
-            "oct": sol.oct if sol.done else None, "bound": sol.bound.value, "human": human,
-            "seconds": round(time.monotonic() - start, 2), "evaluations": sol.evaluations,
-            "note": sol.note}
+    return {
+        "part": part,
+        "task": task,
+        "rules": sol.rules,
+        "done": sol.done,
+        "oct": sol.oct if sol.done else None,
+        "bound": sol.bound.value,
+        "human": human,
+        "seconds": round(time.monotonic() - start, 2),
+        "evaluations": sol.evaluations,
+        "note": sol.note,
+    }
 
 
 def summarise(rows: list[dict]) -> list[str]:
@@ -81,12 +118,15 @@ def summarise(rows: list[dict]) -> list[str]:
             sel = [r for r in rows if r["part"] == part and r["rules"] == rules]
             ok = [r for r in sel if r["done"]]
             ratios = [r["oct"] / r["bound"] for r in ok if r["bound"]]
-            lines.append(f"{part} [{rules}]: {len(ok)}/{len(sel)} tasks served in full; "
-                         f"mean OCT {statistics.fmean(r['oct'] for r in ok):.2f}; "
-                         f"mean OCT / lower bound {statistics.fmean(ratios):.3f}; "
-                         f"mean time {statistics.fmean(r['seconds'] for r in sel):.1f} s, "
-                         f"max {max(r['seconds'] for r in sel):.1f} s" if ok else
-                         f"{part} [{rules}]: 0/{len(sel)} served")
+            lines.append(
+                f"{part} [{rules}]: {len(ok)}/{len(sel)} tasks served in full; "
+                f"mean OCT {statistics.fmean(r['oct'] for r in ok):.2f}; "
+                f"mean OCT / lower bound {statistics.fmean(ratios):.3f}; "
+                f"mean time {statistics.fmean(r['seconds'] for r in sel):.1f} s, "
+                f"max {max(r['seconds'] for r in sel):.1f} s"
+                if ok
+                else f"{part} [{rules}]: 0/{len(sel)} served"
+            )
             for r in sel:
                 if not r["done"]:
                     lines.append(f"  NOT SERVED: {r['task']} ({r['note']})")
@@ -95,10 +135,12 @@ def summarise(rows: list[dict]) -> list[str]:
         ok = [r for r in hum if r["done"]]
         total = sum(r["oct"] for r in ok)
         wins = sum(1 for r in ok if r["oct"] <= r["human"])
-        lines.append(f"human study: {len(ok)}/{len(hum)} served; planner total OCT {total} "
-                     f"(mean {total / max(1, len(ok)):.1f}) vs humans {sum(r['human'] for r in hum)}; "
-                     f"at most the human OCT on {wins}/{len(hum)}; "
-                     f"mean OCT / lower bound {statistics.fmean(r['oct'] / r['bound'] for r in ok):.3f}")
+        lines.append(
+            f"human study: {len(ok)}/{len(hum)} served; planner total OCT {total} "
+            f"(mean {total / max(1, len(ok)):.1f}) vs humans {sum(r['human'] for r in hum)}; "
+            f"at most the human OCT on {wins}/{len(hum)}; "
+            f"mean OCT / lower bound {statistics.fmean(r['oct'] / r['bound'] for r in ok):.3f}"
+        )
         for r in hum:
             lines.append(f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']}")
     return lines
@@ -132,8 +174,10 @@ def main() -> int:
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for row in tqdm(pool.map(run_job, jobs, chunksize=1), total=len(jobs), unit="task"):
             rows.append(row)
-    print(f"{len(rows)} solves in {time.monotonic() - start:.0f} s "
-          f"(time limit {args.time_limit:g} s, {args.jobs} jobs)")
+    print(
+        f"{len(rows)} solves in {time.monotonic() - start:.0f} s "
+        f"(time limit {args.time_limit:g} s, {args.jobs} jobs)"
+    )
     print("\n".join(summarise(rows)))
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")

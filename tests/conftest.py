@@ -14,9 +14,16 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 ROOT = Path(__file__).resolve().parents[1]
 PARACOOK = ROOT.parent / "shared" / "paracook"
 REFERENCE_FIELDS = (
-    "done", "time", "finished_orders", "remaining_orders", "agent_progress",
-    "agent_all_execution_time", "agent_waiting_time", "agent_moving_time",
-    "agent_processing_time", "error",
+    "done",
+    "time",
+    "finished_orders",
+    "remaining_orders",
+    "agent_progress",
+    "agent_all_execution_time",
+    "agent_waiting_time",
+    "agent_moving_time",
+    "agent_processing_time",
+    "error",
 )
 
 
@@ -34,8 +41,7 @@ def human_cases() -> list[tuple[Path, Path, list[str]]]:
     cases = []
     for f in sorted((PARACOOK / "human").glob("*/*/agent_num_*/orders_num_*.json")):
         cat, seed, agents, on = f.parts[-4], f.parts[-3], f.parts[-2], f.stem
-        cases.append((f, PARACOOK / "maps" / cat / seed / f"{agents}.json",
-                      orders[f"{cat}/{seed}/{on}"]))
+        cases.append((f, PARACOOK / "maps" / cat / seed / f"{agents}.json", orders[f"{cat}/{seed}/{on}"]))
     return cases
 
 

@@ -20,8 +20,11 @@ def kitchen(rows: list[str], stations: dict[str, dict], orders: tuple[str, ...] 
     agents.sort(key=lambda a: a["name"])
     book = load_catalog()
     recipes = [book[o] for o in dict.fromkeys(orders)]
-    return level_from_map({"name": "test", "width": len(rows[0]), "height": len(rows),
-                           "agents": agents, "tiles": tiles}, orders, recipes)
+    return level_from_map(
+        {"name": "test", "width": len(rows[0]), "height": len(rows), "agents": agents, "tiles": tiles},
+        orders,
+        recipes,
+    )
 
 
 def mv(x: int, y: int) -> dict:

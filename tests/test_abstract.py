@@ -36,11 +36,19 @@ DELAYED = [("a", 2, {}), ("b", 3, {"a": 10}), ("c", 10, {})]
 DIAMOND = [("a", 1, {}), ("b", 4, {"a": 0}), ("c", 4, {"a": 0}), ("d", 1, {"b": 0, "c": 0})]
 
 
-@pytest.mark.parametrize("spec, agents, best", [
-    (THREE_JOBS, 1, 8), (THREE_JOBS, 2, 5), (THREE_JOBS, 3, 3),
-    (DELAYED, 1, 15), (DELAYED, 2, 15),
-    (DIAMOND, 1, 10), (DIAMOND, 2, 6), (DIAMOND, 3, 6),
-])
+@pytest.mark.parametrize(
+    "spec, agents, best",
+    [
+        (THREE_JOBS, 1, 8),
+        (THREE_JOBS, 2, 5),
+        (THREE_JOBS, 3, 3),
+        (DELAYED, 1, 15),
+        (DELAYED, 2, 15),
+        (DIAMOND, 1, 10),
+        (DIAMOND, 2, 6),
+        (DIAMOND, 3, 6),
+    ],
+)
 def test_cp_sat_finds_the_optimum_proved_by_hand(spec, agents, best):
     t = task(spec, agents)
     opt = optimum(t, time_limit_s=5)
@@ -60,17 +68,25 @@ def test_the_checker_schedules_each_subtask_as_early_as_allowed():
     assert s.start == {"a": 0, "b": 1, "c": 1, "d": 5} and s.agent_of["c"] == "agent2"
 
 
-@pytest.mark.parametrize("answer, words", [
-    ({"agent1": ["a", "b", "c", "d"], "agent3": []}, "'agent3' is not an agent"),
-    ({"agent1": ["a", "b", "x"], "agent2": ["c", "d"]}, "agent1 position 2: 'x' is not a subtask"),
-    ({"agent1": ["a", "b", "d"], "agent2": ["c", "b"]}, "agent2 position 1: b is already given to agent1"),
-    ({"agent1": ["a", "b"], "agent2": ["c"]}, "given to no agent: d"),
-    ({"agent1": ["d", "a"], "agent2": ["b", "c"]},
-     "deadlocks: agent1 position 0 \\(d\\) needs b, which agent2 only reaches at position 0; "
-     "agent2 position 0 \\(b\\) needs a, which agent1 only reaches at position 1"),
-    (["a", "b"], "must be an object"),
-    ({"agent1": [1, 2]}, "agent1 position 0: expected a subtask name"),
-])
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        ({"agent1": ["a", "b", "c", "d"], "agent3": []}, "'agent3' is not an agent"),
+        ({"agent1": ["a", "b", "x"], "agent2": ["c", "d"]}, "agent1 position 2: 'x' is not a subtask"),
+        (
+            {"agent1": ["a", "b", "d"], "agent2": ["c", "b"]},
+            "agent2 position 1: b is already given to agent1",
+        ),
+        ({"agent1": ["a", "b"], "agent2": ["c"]}, "given to no agent: d"),
+        (
+            {"agent1": ["d", "a"], "agent2": ["b", "c"]},
+            "deadlocks: agent1 position 0 \\(d\\) needs b, which agent2 only reaches at position 0; "
+            "agent2 position 0 \\(b\\) needs a, which agent1 only reaches at position 1",
+        ),
+        (["a", "b"], "must be an object"),
+        ({"agent1": [1, 2]}, "agent1 position 0: expected a subtask name"),
+    ],
+)
 def test_violations_name_agent_position_and_reason(answer, words):
     with pytest.raises(Violation, match=words):
         check(task(DIAMOND, 2), answer)
@@ -82,8 +98,13 @@ def test_bad_task_files_are_refused_with_the_entry(tmp_path):
     with pytest.raises(AbstractError, match="depends on 'zz'"):
         parse_task([{"name": "a", "time": 1, "dependencies": {"zz": 0}}], "t")
     with pytest.raises(AbstractError, match="cycle: a -> b -> a"):
-        parse_task([{"name": "a", "time": 1, "dependencies": {"b": 0}},
-                    {"name": "b", "time": 1, "dependencies": {"a": 0}}], "t")
+        parse_task(
+            [
+                {"name": "a", "time": 1, "dependencies": {"b": 0}},
+                {"name": "b", "time": 1, "dependencies": {"a": 0}},
+            ],
+            "t",
+        )
     bad = tmp_path / "orders_num_1.json"
     bad.write_text("[{")
     with pytest.raises(AbstractError, match="orders_num_1.json: line 1"):
@@ -93,9 +114,11 @@ def test_bad_task_files_are_refused_with_the_entry(tmp_path):
 
 
 def test_scores_count_failures_at_their_upper_bound():
-    recs = [{"valid": True, "makespan": 12, "optimum": 10, "t_max": 40},
-            {"valid": True, "makespan": 10, "optimum": 10, "t_max": 40},
-            {"valid": False, "makespan": None, "optimum": 20, "t_max": 50}]
+    recs = [
+        {"valid": True, "makespan": 12, "optimum": 10, "t_max": 40},
+        {"valid": True, "makespan": 10, "optimum": 10, "t_max": 40},
+        {"valid": False, "makespan": None, "optimum": 20, "t_max": 50},
+    ]
     s = scores(recs)
     assert s["sr"] == pytest.approx(200 / 3)
     assert s["poct"] == pytest.approx((12 + 10 + 50) / 3)
@@ -131,20 +154,41 @@ def write_task(folder: Path, name: str, spec: list[tuple]) -> Path:
 
 def test_the_abstract_command_scores_answers_against_the_optimum(server, tmp_path, capsys):
     diamond = write_task(tmp_path, "orders_num_1", DIAMOND)
-    write_task(tmp_path, "orders_num_2", [("a", 3, {}), ("b", 3, {}), ("c", 2, {}),
-                                                  ("marker_jobs", 0, {})])
+    write_task(tmp_path, "orders_num_2", [("a", 3, {}), ("b", 3, {}), ("c", 2, {}), ("marker_jobs", 0, {})])
     best = {"agent1": ["a", "b", "d"], "agent2": ["c"]}
-    server.script('"d", "time": 1', ("reply", "```json\n" + json.dumps({"agent1": ["d"]}) + "\n```"),
-                  ("reply", f"Thinking...\n```json\n{json.dumps(best)}\n```"))
+    server.script(
+        '"d", "time": 1',
+        ("reply", "```json\n" + json.dumps({"agent1": ["d"]}) + "\n```"),
+        ("reply", f"Thinking...\n```json\n{json.dumps(best)}\n```"),
+    )
     server.script("marker_jobs", ("reply", '{"agent1": ["a", "b", "c", "marker_jobs"], "agent2": []}'))
     out = tmp_path / "run"
-    args = ["abstract", str(tmp_path / "diamond"), "--model", "m1", "--base-url", server.url,
-            "--api-key-env", "FAKE_LLM_KEY", "--out", str(out), "--no-progress", "--time-limit", "5",
-            "--backoff", "0.01"]
+    args = [
+        "abstract",
+        str(tmp_path / "diamond"),
+        "--model",
+        "m1",
+        "--base-url",
+        server.url,
+        "--api-key-env",
+        "FAKE_LLM_KEY",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--time-limit",
+        "5",
+        "--backoff",
+        "0.01",
+    ]
     assert main(args) == 0
     r1 = json.loads((out / "abstract" / "diamond__seed_1__orders_num_1.json").read_text())
     assert (r1["valid"], r1["makespan"], r1["optimum"], r1["optimum_proven"], r1["attempts"]) == (
-        True, 6, 6, True, 2)
+        True,
+        6,
+        6,
+        True,
+        2,
+    )
     feedback = server.of('"d", "time": 1')[1]["messages"][-1]["content"]
     assert "given to no agent: a, b, c" in feedback
     r2 = json.loads((out / "abstract" / "diamond__seed_1__orders_num_2.json").read_text())

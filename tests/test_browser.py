@@ -39,7 +39,7 @@ def test_tutorials_first_then_suite_grouped_by_difficulty_category_agents_orders
     assert easy[0].seeds == [42, 84, 126, 128, 256] and easy[0].orders == [1, 2, 3, 4]
     scenarios = tutorial_items("scenarios")
     assert len(scenarios) >= 6 and len(items) == len(browser.tutorials) + 360 + len(scenarios)
-    assert [i.path for i in items[-len(scenarios):]] == [i.path for i in scenarios]  # drawn last
+    assert [i.path for i in items[-len(scenarios) :]] == [i.path for i in scenarios]  # drawn last
     # everything drawn in reading order: tutorials above the suite, blocks left to right
     assert browser.tutorials[-1].rect.bottom < easy[0].rect.top
     assert easy[0].rect.x < easy[1].rect.x < easy[2].rect.x and easy[3].rect.top > easy[0].rect.bottom

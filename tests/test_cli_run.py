@@ -14,8 +14,9 @@ from game.replay import load_replay
 
 
 def main(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), *args], cwd=cwd,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def write_level(tmp_path):
@@ -31,8 +32,16 @@ def test_run_prints_summary_and_json_and_saves_replay(tmp_path):
     out = main("run", str(level), str(plan), "--orders", "salad/salad_basic")
     assert out.returncode == 0 and out.stdout.startswith("done in 14 (paracook)")
     assert "agent1: 11/11 actions" in out.stdout
-    out = main("run", str(level), str(plan), "--orders", "salad_basic", "--json",
-               "--replay", str(tmp_path / "r.json"))
+    out = main(
+        "run",
+        str(level),
+        str(plan),
+        "--orders",
+        "salad_basic",
+        "--json",
+        "--replay",
+        str(tmp_path / "r.json"),
+    )
     result = json.loads(out.stdout)
     assert result["done"] and result["time"] == 14
     assert load_replay(tmp_path / "r.json").result == result
@@ -68,9 +77,18 @@ def test_batch_keeps_order_and_survives_bad_lines(tmp_path):
     level = write_level(tmp_path)
     cases = tmp_path / "cases.jsonl"
     good = {"level": "map.json", "orders": ["salad_basic"], "plan": {"agent1": SALAD}}
-    lines = [json.dumps(good), "{not json", json.dumps({**good, "plan": {"agent9": []}}),
-             json.dumps({**good, "rules": "documented",
-                         "plan": {"agent1": SALAD, "agent2": [{"action": "Wait", "duration": 30}]}})]
+    lines = [
+        json.dumps(good),
+        "{not json",
+        json.dumps({**good, "plan": {"agent9": []}}),
+        json.dumps(
+            {
+                **good,
+                "rules": "documented",
+                "plan": {"agent1": SALAD, "agent2": [{"action": "Wait", "duration": 30}]},
+            }
+        ),
+    ]
     cases.write_text("\n".join(lines) + "\n")
     out = main("run", "--batch", str(cases))
     rows = [json.loads(line) for line in out.stdout.splitlines()]

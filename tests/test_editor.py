@@ -15,26 +15,45 @@ from game.ui.editor import EditRefused, PlanEditor, plan_problems
 # y3 W . . . . . R
 # y4 W W K W W W W
 SALAD_MAP = {
-    "name": "test kitchen", "width": 7, "height": 5,
+    "name": "test kitchen",
+    "width": 7,
+    "height": 5,
     "agents": [{"name": "agent1", "x": 1, "y": 1}, {"name": "agent2", "x": 4, "y": 3}],
     "tiles": (
-        [{"x": 1, "y": 0, "type": "station", "name": "dispenser1", "provides": "lettuce"},
-         {"x": 3, "y": 0, "type": "station", "name": "chopping_board1"},
-         {"x": 5, "y": 0, "type": "station", "name": "serving_window"},
-         {"x": 0, "y": 2, "type": "station", "name": "table1", "item": "plate"},
-         {"x": 6, "y": 3, "type": "station", "name": "plate_return"},
-         {"x": 2, "y": 4, "type": "station", "name": "sink"}]
-        + [{"x": x, "y": y, "type": "obstacle", "name": "wall"} for x, y in
-           [(0, 0), (2, 0), (4, 0), (6, 0), (0, 1), (6, 1), (6, 2), (0, 3), (0, 4), (1, 4),
-            (3, 4), (4, 4), (5, 4), (6, 4)]]
+        [
+            {"x": 1, "y": 0, "type": "station", "name": "dispenser1", "provides": "lettuce"},
+            {"x": 3, "y": 0, "type": "station", "name": "chopping_board1"},
+            {"x": 5, "y": 0, "type": "station", "name": "serving_window"},
+            {"x": 0, "y": 2, "type": "station", "name": "table1", "item": "plate"},
+            {"x": 6, "y": 3, "type": "station", "name": "plate_return"},
+            {"x": 2, "y": 4, "type": "station", "name": "sink"},
+        ]
+        + [
+            {"x": x, "y": y, "type": "obstacle", "name": "wall"}
+            for x, y in [
+                (0, 0),
+                (2, 0),
+                (4, 0),
+                (6, 0),
+                (0, 1),
+                (6, 1),
+                (6, 2),
+                (0, 3),
+                (0, 4),
+                (1, 4),
+                (3, 4),
+                (4, 4),
+                (5, 4),
+                (6, 4),
+            ]
+        ]
     ),
 }
 
 
 def salad_level(orders=("salad_basic",)):
     book = load_catalog()
-    return level_from_map(SALAD_MAP, orders, [book[o] for o in dict.fromkeys(orders)],
-                          title="Test salad")
+    return level_from_map(SALAD_MAP, orders, [book[o] for o in dict.fromkeys(orders)], title="Test salad")
 
 
 def cook_salad(ed: PlanEditor) -> None:
@@ -56,7 +75,10 @@ def test_station_click_walks_next_to_it_first():
     assert ed.queues["agent1"][1:] == [Action("MoveTo", (3, 1)), Action("Interact", "chopping_board1")]
     assert ed.error is None
     assert ed.result.timeline.state_at(ed.result.time)["stations"]["chopping_board1"] == {
-        "kind": "ingredient", "name": "lettuce", "state": "raw"}
+        "kind": "ingredient",
+        "name": "lettuce",
+        "state": "raw",
+    }
 
 
 def test_whole_order_served_and_timed():
@@ -175,10 +197,13 @@ def test_end_point_shows_position_and_held_item():
 
 def test_plan_problems_name_agent_action_and_reason():
     level = salad_level()
-    plan, problems = plan_problems(level, {
-        "agent1": [{"action": "MoveTo", "target": [0, 0]}, {"action": "Interact", "target": "stove1"}],
-        "agent2": [{"action": "Wait", "duration": -2}],
-    })
+    plan, problems = plan_problems(
+        level,
+        {
+            "agent1": [{"action": "MoveTo", "target": [0, 0]}, {"action": "Interact", "target": "stove1"}],
+            "agent2": [{"action": "Wait", "duration": -2}],
+        },
+    )
     assert plan is None
     assert problems == [
         "agent1 action 0 (MoveTo): (0, 0) is not a floor tile in this kitchen",
@@ -186,8 +211,10 @@ def test_plan_problems_name_agent_action_and_reason():
         "agent2 action 0 (Wait): duration -2 is not a number >= 0",
     ]
     _, problems = plan_problems(level, {"agent9": [], "agent1": [{"action": "MoveTo", "target": [0, 0]}]})
-    assert problems == ["agent9: no such agent in this level (agents: agent1, agent2)",
-                        "agent1 action 0 (MoveTo): (0, 0) is not a floor tile in this kitchen"]
+    assert problems == [
+        "agent9: no such agent in this level (agents: agent1, agent2)",
+        "agent1 action 0 (MoveTo): (0, 0) is not a floor tile in this kitchen",
+    ]
     _, problems = plan_problems(level, [1, 2])
     assert problems == ["the plan must be an object mapping agent names to action lists"]
     plan, problems = plan_problems(level, {"plan": {"agent2": [{"action": "MoveTo", "target": [2, 2]}]}})

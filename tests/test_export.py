@@ -77,13 +77,16 @@ def test_png_at_a_time_shows_that_moment(tmp_path):
     assert tile in {(math.floor(px), math.floor(py)), (math.ceil(px), math.ceil(py))}
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["out.png"], "give --at T"),
-    (["out.png", "--at", "99"], "outside the run (0 to 35)"),
-    (["out.avi"], "unknown format .avi"),
-    (["out.gif", "--fps", "0"], "must both be positive"),
-    (["missing/out.gif"], "does not exist"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["out.png"], "give --at T"),
+        (["out.png", "--at", "99"], "outside the run (0 to 35)"),
+        (["out.avi"], "unknown format .avi"),
+        (["out.gif", "--fps", "0"], "must both be positive"),
+        (["missing/out.gif"], "does not exist"),
+    ],
+)
 def test_bad_export_arguments_are_refused(tmp_path, capsys, monkeypatch, args, needle):
     path, _ = make_replay(tmp_path)
     monkeypatch.chdir(tmp_path)
@@ -110,8 +113,13 @@ def test_damaged_or_newer_replays_are_refused_without_a_traceback(tmp_path):
     newer = tmp_path / "newer.json"
     newer.write_text(text.replace('"version": 1', '"version": 99', 1))
     for bad, needle in ((truncated, "damaged or truncated"), (newer, "newer version")):
-        proc = subprocess.run([sys.executable, "main.py", "export", str(bad), str(tmp_path / "o.gif")],
-                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(
+            [sys.executable, "main.py", "export", str(bad), str(tmp_path / "o.gif")],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert proc.returncode == 2
         assert needle in proc.stderr and str(bad) in proc.stderr
         assert "Traceback" not in proc.stderr

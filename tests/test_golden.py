@@ -30,12 +30,19 @@ def test_all_24_cases_present():
 
 def test_batch_cli_matches_every_record(tmp_path):
     need_paracook()
-    lines = [json.dumps({"level": str(m), "orders": o, "plan": json.loads(h.read_text())["plan"]})
-             for h, m, o in CASES]
+    lines = [
+        json.dumps({"level": str(m), "orders": o, "plan": json.loads(h.read_text())["plan"]})
+        for h, m, o in CASES
+    ]
     cases = tmp_path / "cases.jsonl"
     cases.write_text("\n".join(lines) + "\n")
-    out = subprocess.run([sys.executable, "main.py", "run", "--batch", str(cases)], cwd=ROOT,
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "main.py", "run", "--batch", str(cases)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     assert len(out) == 24
     for (human, _, _), line in zip(CASES, out, strict=True):
         expected, got = json.loads(human.read_text()), json.loads(line)

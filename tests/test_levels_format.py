@@ -43,9 +43,12 @@ def test_reads_the_grid_and_legend():
     assert (level.width, level.height) == (4, 3)
     assert [(a.name, a.pos) for a in level.agents] == [("agent1", (1, 1))]
     assert [(s.name, s.pos, s.provides, s.item) for s in level.stations] == [
-        ("dispenser1", (0, 0), "lettuce", None), ("chopping_board1", (1, 0), None, None),
-        ("table1", (0, 2), None, "plate"), ("serving_window", (3, 0), None, None),
-        ("plate_return", (3, 2), None, None)]
+        ("dispenser1", (0, 0), "lettuce", None),
+        ("chopping_board1", (1, 0), None, None),
+        ("table1", (0, 2), None, "plate"),
+        ("serving_window", (3, 0), None, None),
+        ("plate_return", (3, 2), None, None),
+    ]
     assert level.walls == ((2, 0),)
     assert level.orders == ("salad_basic",)
     assert level.recipe_book["salad_basic"].ingredients[0].key == "lettuce:chopped"
@@ -78,12 +81,16 @@ def test_walls_out_of_reading_order_keep_their_order():
 
 def test_agents_sharing_a_tile_keep_their_order():
     base = level_from_yaml(GOOD, "good.yaml")
-    level = base.replace(agents=(AgentStart("agent1", 1, 1), AgentStart("agent3", 2, 1),
-                                 AgentStart("agent2", 1, 1)))
+    level = base.replace(
+        agents=(AgentStart("agent1", 1, 1), AgentStart("agent3", 2, 1), AgentStart("agent2", 1, 1))
+    )
     text = level_to_yaml(level)
     assert "  .. a1+a2 a3 ..\n" in text and "a2: {agent: agent2}" in text
     assert [(a.name, a.pos) for a in level_from_yaml(text, "x").agents] == [
-        ("agent1", (1, 1)), ("agent3", (2, 1)), ("agent2", (1, 1))]
+        ("agent1", (1, 1)),
+        ("agent3", (2, 1)),
+        ("agent2", (1, 1)),
+    ]
     assert "only agents can share" in errors_of(GOOD.replace(".. a1 .. ..", ".. a1+C1 .. .."))[0]
 
 
@@ -106,19 +113,36 @@ def levels(draw) -> Level:
         provides = draw(names) if kind == "dispenser" else draw(st.none() | names)
         items = [None, "pan", "pot"] + ["plate"] * (kind != "stove")
         stations.append(Station(name, x, y, provides, draw(st.sampled_from(items))))
-    walls = tuple(picked[n_st:n_st + n_wall])
-    floor = picked[n_st + n_wall:]
-    agents = tuple(AgentStart(draw(names) + str(i), *draw(st.sampled_from(floor)))
-                   for i in range(draw(st.integers(1, 3))))
+    walls = tuple(picked[n_st : n_st + n_wall])
+    floor = picked[n_st + n_wall :]
+    agents = tuple(
+        AgentStart(draw(names) + str(i), *draw(st.sampled_from(floor)))
+        for i in range(draw(st.integers(1, 3)))
+    )
     book = load_catalog()
     orders = tuple(draw(st.lists(st.sampled_from(sorted(book)), min_size=1, max_size=4)))
-    meta = draw(st.dictionaries(st.sampled_from(["id", "seed", "suite", "x y", "yes"]),
-                                st.integers() | names | prose | st.booleans(), max_size=4))
-    return Level(name=draw(names), width=w, height=h, agents=agents, stations=tuple(stations),
-                 walls=walls, orders=orders, recipes=tuple(book[o] for o in dict.fromkeys(orders)),
-                 rules=draw(st.sampled_from(["paracook", "documented"])), title=draw(prose),
-                 description=draw(prose), meta=meta,
-                 options=draw(options([a.name for a in agents], any(s.kind == "trash" for s in stations))))
+    meta = draw(
+        st.dictionaries(
+            st.sampled_from(["id", "seed", "suite", "x y", "yes"]),
+            st.integers() | names | prose | st.booleans(),
+            max_size=4,
+        )
+    )
+    return Level(
+        name=draw(names),
+        width=w,
+        height=h,
+        agents=agents,
+        stations=tuple(stations),
+        walls=walls,
+        orders=orders,
+        recipes=tuple(book[o] for o in dict.fromkeys(orders)),
+        rules=draw(st.sampled_from(["paracook", "documented"])),
+        title=draw(prose),
+        description=draw(prose),
+        meta=meta,
+        options=draw(options([a.name for a in agents], any(s.kind == "trash" for s in stations))),
+    )
 
 
 @st.composite
@@ -158,31 +182,58 @@ def test_generated_text_is_stable_and_readable():
     assert level_to_yaml(level, comment="hello") == text
 
 
-@pytest.mark.parametrize("edit, expected", [
-    (("item: plate}", "item: plate}\n  T1: {station: table2}"),
-     "line 12, legend.T1: given twice (first on line 11)"),
-    (("C1: {station: chopping_board1}", "C1: {station: choppingboard1}"),
-     "line 10, legend.C1: station 'choppingboard1': unknown station kind"),
-    (("T1: {station: table1, item: plate}", "T1: {station: dispenser1, provides: tomato}"),
-     "line 11, legend.T1: station 'dispenser1': two stations are called 'dispenser1'"),
-    (("  .. a1 .. ..\n", "  .. a1 ..\n"), "line 5, grid row 1: has 3 cells, but row 0 has 4"),
-    (("  T1 .. .. PR", "  T1 .. XX PR"), "line 6, grid row 2, column 2: 'XX' is not in the legend"),
-    (("  T1 .. .. PR", "  T1 .. .. .."), "line 13, legend.PR: station is not drawn in the grid"),
-    (("  .. a1 .. ..", "  .. a1 .. a1"), "line 8, legend.a1: agent is drawn 2 times"),
-    (("orders: [salad_basic]", "orders: [salad_basic, pizza]"),
-     "line 2, orders[1]: no dish called 'pizza' in the catalog"),
-    (("orders: [salad_basic]", "orders: []"), "line 2, orders: must be a non-empty list"),
-    (("provides: lettuce}", "provides: lettuce, colour: red}"), "line 9, legend.D1: unknown field 'colour'"),
-    (("item: plate}", "item: spoon}"), "line 11, legend.T1: station 'table1': item 'spoon' must be one of"),
-    (("C1: {station: chopping_board1}", "C1: {station: stove1, item: plate}"),
-     "line 10, legend.C1: station 'stove1': a stove holds only a pot or a pan"),
-    (("title: Test kitchen", "title: Test kitchen\nrules: fast"), "line 2, rules: unknown rule set 'fast'"),
-    (("title: Test kitchen", "titel: Test kitchen"), "line 1, titel: unknown field"),
-    (("legend:", "meta: [1, 2]\nlegend:"), "line 7, meta: must be a mapping"),
-    (("D1: {station: dispenser1, provides: lettuce}", "D1: {station: dispenser1}"),
-     "line 9, legend.D1: station 'dispenser1': a dispenser needs 'provides'"),
-    (("  a1: {agent: agent1}", "  a1: {agent: agent1, speed: 2}"), "line 8, legend.a1: an agent entry is"),
-])
+@pytest.mark.parametrize(
+    "edit, expected",
+    [
+        (
+            ("item: plate}", "item: plate}\n  T1: {station: table2}"),
+            "line 12, legend.T1: given twice (first on line 11)",
+        ),
+        (
+            ("C1: {station: chopping_board1}", "C1: {station: choppingboard1}"),
+            "line 10, legend.C1: station 'choppingboard1': unknown station kind",
+        ),
+        (
+            ("T1: {station: table1, item: plate}", "T1: {station: dispenser1, provides: tomato}"),
+            "line 11, legend.T1: station 'dispenser1': two stations are called 'dispenser1'",
+        ),
+        (("  .. a1 .. ..\n", "  .. a1 ..\n"), "line 5, grid row 1: has 3 cells, but row 0 has 4"),
+        (("  T1 .. .. PR", "  T1 .. XX PR"), "line 6, grid row 2, column 2: 'XX' is not in the legend"),
+        (("  T1 .. .. PR", "  T1 .. .. .."), "line 13, legend.PR: station is not drawn in the grid"),
+        (("  .. a1 .. ..", "  .. a1 .. a1"), "line 8, legend.a1: agent is drawn 2 times"),
+        (
+            ("orders: [salad_basic]", "orders: [salad_basic, pizza]"),
+            "line 2, orders[1]: no dish called 'pizza' in the catalog",
+        ),
+        (("orders: [salad_basic]", "orders: []"), "line 2, orders: must be a non-empty list"),
+        (
+            ("provides: lettuce}", "provides: lettuce, colour: red}"),
+            "line 9, legend.D1: unknown field 'colour'",
+        ),
+        (
+            ("item: plate}", "item: spoon}"),
+            "line 11, legend.T1: station 'table1': item 'spoon' must be one of",
+        ),
+        (
+            ("C1: {station: chopping_board1}", "C1: {station: stove1, item: plate}"),
+            "line 10, legend.C1: station 'stove1': a stove holds only a pot or a pan",
+        ),
+        (
+            ("title: Test kitchen", "title: Test kitchen\nrules: fast"),
+            "line 2, rules: unknown rule set 'fast'",
+        ),
+        (("title: Test kitchen", "titel: Test kitchen"), "line 1, titel: unknown field"),
+        (("legend:", "meta: [1, 2]\nlegend:"), "line 7, meta: must be a mapping"),
+        (
+            ("D1: {station: dispenser1, provides: lettuce}", "D1: {station: dispenser1}"),
+            "line 9, legend.D1: station 'dispenser1': a dispenser needs 'provides'",
+        ),
+        (
+            ("  a1: {agent: agent1}", "  a1: {agent: agent1, speed: 2}"),
+            "line 8, legend.a1: an agent entry is",
+        ),
+    ],
+)
 def test_broken_files_name_line_and_field(edit: tuple[str, str], expected: str):
     old, new = edit
     assert old in GOOD
@@ -191,8 +242,9 @@ def test_broken_files_name_line_and_field(edit: tuple[str, str], expected: str):
 
 
 def test_unreachable_station_is_refused_at_its_legend_line():
-    text = GOOD.replace("  D1 C1 ## SW\n  .. a1 .. ..\n  T1 .. .. PR",
-                        "  D1 C1 ## SW\n  .. a1 ## ..\n  T1 .. ## PR")
+    text = GOOD.replace(
+        "  D1 C1 ## SW\n  .. a1 .. ..\n  T1 .. .. PR", "  D1 C1 ## SW\n  .. a1 ## ..\n  T1 .. ## PR"
+    )
     problems = errors_of(text)
     assert "line 12, legend.SW: station 'serving_window': no agent can reach a tile next to it" in problems
     assert "line 13, legend.PR: station 'plate_return': no agent can reach a tile next to it" in problems
@@ -218,8 +270,10 @@ def test_unsafe_tags_are_not_executed():
 
 
 def test_grid_as_a_list_of_rows():
-    text = GOOD.replace("grid: |\n  D1 C1 ## SW\n  .. a1 .. ..\n  T1 .. .. PR",
-                        'grid:\n  - "D1 C1 ## SW"\n  - ".. a1 .. .."\n  - "T1 .. .. PR"')
+    text = GOOD.replace(
+        "grid: |\n  D1 C1 ## SW\n  .. a1 .. ..\n  T1 .. .. PR",
+        'grid:\n  - "D1 C1 ## SW"\n  - ".. a1 .. .."\n  - "T1 .. .. PR"',
+    )
     assert level_from_yaml(text, "x").to_dict() == level_from_yaml(GOOD, "x").to_dict()
 
 

@@ -31,8 +31,9 @@ def _small_copy(src: Path, dst: Path) -> Path:
     (dst / "maps" / "salad" / "seed_42").mkdir(parents=True)
     shutil.copy(src / "maps/salad/seed_42/agent_num_2.json", dst / "maps/salad/seed_42/")
     orders = json.loads((src / "orders.json").read_text())
-    (dst / "orders.json").write_text(json.dumps({k: v for k, v in orders.items()
-                                                 if k.startswith("salad/seed_42/")}))
+    (dst / "orders.json").write_text(
+        json.dumps({k: v for k, v in orders.items() if k.startswith("salad/seed_42/")})
+    )
     (dst / "recipes").mkdir()
     shutil.copy(src / "recipes/salad.json", dst / "recipes/")
     return dst

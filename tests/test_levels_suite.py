@@ -54,8 +54,17 @@ def test_all_360_tasks_load_with_their_grouping_facts(suite: dict[str, Level]):
         assert ident.startswith(f"{info['category']}/seed_{info['seed']}/agent_num_{info['agents']}/")
         assert ident.endswith(f"orders_num_{info['orders']}")
         counts[(info["difficulty"], info["category"])] += 1
-    assert counts == {(d, c): 60 for d, c in [("easy", "salad"), ("easy", "sashimi"), ("medium", "pasta"),
-                                              ("medium", "burrito"), ("hard", "sushi"), ("hard", "burger")]}
+    assert counts == {
+        (d, c): 60
+        for d, c in [
+            ("easy", "salad"),
+            ("easy", "sashimi"),
+            ("medium", "pasta"),
+            ("medium", "burrito"),
+            ("hard", "sushi"),
+            ("hard", "burger"),
+        ]
+    }
 
 
 def test_kitchens_follow_the_benchmark_configuration(suite: dict[str, Level]):
@@ -70,8 +79,9 @@ def test_kitchens_follow_the_benchmark_configuration(suite: dict[str, Level]):
         assert kinds["table"] == 4 and level.plate_count == 2 and len(level.walls) == 2
         assert sorted(s.provides for s in level.stations if s.kind == "dispenser") == sorted(items)
         assert Counter(s.item for s in level.stations if s.kind == "stove") == {c: 2 for c in cookware}
-        border = {(x, y) for x in range(WIDTH) for y in range(HEIGHT)
-                  if x in (0, WIDTH - 1) or y in (0, HEIGHT - 1)}
+        border = {
+            (x, y) for x in range(WIDTH) for y in range(HEIGHT) if x in (0, WIDTH - 1) or y in (0, HEIGHT - 1)
+        }
         for s in level.stations:
             assert (s.pos in border) == (s.kind != "table"), (ident, s)
         assert not border & set(level.walls)
@@ -83,8 +93,11 @@ def test_kitchens_follow_the_benchmark_configuration(suite: dict[str, Level]):
 def test_one_kitchen_per_category_and_seed(suite: dict[str, Level]):
     for c in CATEGORIES:
         for s in SEEDS:
-            maps = [suite[f"{c}/seed_{s}/agent_num_{k}/orders_num_{n}"].to_paracook_map()
-                    for k in (1, 2, 3) for n in (1, 2, 3, 4)]
+            maps = [
+                suite[f"{c}/seed_{s}/agent_num_{k}/orders_num_{n}"].to_paracook_map()
+                for k in (1, 2, 3)
+                for n in (1, 2, 3, 4)
+            ]
             assert all(m["tiles"] == maps[0]["tiles"] for m in maps)
             three = maps[-1]["agents"]
             for m in maps:

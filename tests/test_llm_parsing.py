@@ -11,47 +11,56 @@ from game.planners.llm.parsing import ReplyParseError, extract_json, extract_pla
 PLAN = {"agent1": [{"action": "MoveTo", "target": [1, 2]}, {"action": "Finish"}], "agent2": []}
 
 
-@pytest.mark.parametrize("reply", [
-    '{"agent1": [{"action": "MoveTo", "target": [1, 2]}, {"action": "Finish"}], "agent2": []}',
-    '```json\n{"plan": {"agent1": [{"action": "MoveTo", "target": [1, 2]}, {"action": "Finish"}],'
-    ' "agent2": []}}\n```',
-    'Sure! Here it is:\n```\n{"agent1": [{"action": "MoveTo", "target": [1, 2]},\n'
-    ' {"action": "Finish"},], "agent2": [],}\n```\nGood luck.',
-    '<think>maybe {"agent1": []} first? no.</think>\n{"agent1": [  // walk\n'
-    '{"action": "MoveTo", "target": [1, 2]}, /* done */ {"action": "Finish"}], "agent2": []}',
-    "{'agent1': [{'action': 'MoveTo', 'target': [1, 2]}, {'action': 'Finish'}], 'agent2': []}",
-    'I think step by step {not json here}. Final:\n{"agent1": [{"action": "MoveTo", "target": [1, 2]},'
-    ' {"action": "Finish"}], "agent2": []}',
-    'reasoning without an end tag</think>```json\n{"agent1": [{"action": "MoveTo", "target": [1, 2]},'
-    ' {"action": "Finish"}], "agent2": []}```',
-])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"agent1": [{"action": "MoveTo", "target": [1, 2]}, {"action": "Finish"}], "agent2": []}',
+        '```json\n{"plan": {"agent1": [{"action": "MoveTo", "target": [1, 2]}, {"action": "Finish"}],'
+        ' "agent2": []}}\n```',
+        'Sure! Here it is:\n```\n{"agent1": [{"action": "MoveTo", "target": [1, 2]},\n'
+        ' {"action": "Finish"},], "agent2": [],}\n```\nGood luck.',
+        '<think>maybe {"agent1": []} first? no.</think>\n{"agent1": [  // walk\n'
+        '{"action": "MoveTo", "target": [1, 2]}, /* done */ {"action": "Finish"}], "agent2": []}',
+        "{'agent1': [{'action': 'MoveTo', 'target': [1, 2]}, {'action': 'Finish'}], 'agent2': []}",
+        'I think step by step {not json here}. Final:\n{"agent1": [{"action": "MoveTo", "target": [1, 2]},'
+        ' {"action": "Finish"}], "agent2": []}',
+        'reasoning without an end tag</think>```json\n{"agent1": [{"action": "MoveTo", "target": [1, 2]},'
+        ' {"action": "Finish"}], "agent2": []}```',
+    ],
+)
 def test_plans_are_found_whatever_their_wrapping(reply):
     assert extract_plan(reply) == PLAN
 
 
 def test_the_last_plan_in_a_reply_wins():
-    reply = ('Draft:\n```json\n{"agent1": [{"action": "Wait"}]}\n```\nBetter:\n```json\n'
-             '{"agent1": [{"action": "Finish"}]}\n```')
+    reply = (
+        'Draft:\n```json\n{"agent1": [{"action": "Wait"}]}\n```\nBetter:\n```json\n'
+        '{"agent1": [{"action": "Finish"}]}\n```'
+    )
     assert extract_plan(reply) == {"agent1": [{"action": "Finish"}]}
 
 
 def test_apostrophes_inside_strings_survive():
-    reply = ("{'agent1': [{'action': 'Finish'}], 'note': 'don't forget the chef's plate'}")
+    reply = "{'agent1': [{'action': 'Finish'}], 'note': 'don't forget the chef's plate'}"
     assert extract_plan(reply)["note"] == "don't forget the chef's plate"
     reply = '{"agent1": [{"action": "Finish"}], "note": "it\'s fine, isn\'t it"}'
     assert extract_plan(reply)["note"] == "it's fine, isn't it"
     assert extract_json('{"a": "x // not a comment, /* nor this */"}') == {
-        "a": "x // not a comment, /* nor this */"}
+        "a": "x // not a comment, /* nor this */"
+    }
 
 
-@pytest.mark.parametrize("reply, words", [
-    ("", "empty"),
-    ("I cannot do this task.", "contains no JSON"),
-    ('```json\n{"agent1": [{"action": "Finish"} {"action": "Wait"}]}\n```', "line 1, column 34"),
-    ('{"agent1": [{"action": "Finish"}', "not valid"),
-    ('{"answer": 42}', "not a plan"),
-    ("<think>{\"agent1\": []} still thinking", "contains no JSON"),
-])
+@pytest.mark.parametrize(
+    "reply, words",
+    [
+        ("", "empty"),
+        ("I cannot do this task.", "contains no JSON"),
+        ('```json\n{"agent1": [{"action": "Finish"} {"action": "Wait"}]}\n```', "line 1, column 34"),
+        ('{"agent1": [{"action": "Finish"}', "not valid"),
+        ('{"answer": 42}', "not a plan"),
+        ('<think>{"agent1": []} still thinking', "contains no JSON"),
+    ],
+)
 def test_unusable_replies_say_why(reply, words):
     with pytest.raises(ReplyParseError, match=words):
         extract_plan(reply)
@@ -64,11 +73,19 @@ def test_python_literals_and_trailing_commas_normalise():
 texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
 
 
-@given(st.dictionaries(st.sampled_from(["agent1", "agent2", "agent3"]),
-                       st.lists(st.fixed_dictionaries({"action": st.sampled_from(["Wait", "Finish"]),
-                                                       "note": texts}), min_size=1, max_size=3),
-                       min_size=1))
+@given(
+    st.dictionaries(
+        st.sampled_from(["agent1", "agent2", "agent3"]),
+        st.lists(
+            st.fixed_dictionaries({"action": st.sampled_from(["Wait", "Finish"]), "note": texts}),
+            min_size=1,
+            max_size=3,
+        ),
+        min_size=1,
+    )
+)
 def test_any_valid_json_plan_reads_back_unchanged(plan):
     import json
+
     assert extract_plan(json.dumps(plan)) == plan
     assert extract_plan("```json\n" + json.dumps(plan, indent=2) + "\n```") == plan

@@ -84,11 +84,13 @@ def test_level_specs(tmp_path):
 
 def test_benchmark_maps_get_their_category_and_seed():
     root: Path = need_paracook()
-    task, = resolve_levels([f"{root}/maps/salad/seed_42/agent_num_2.json:salad_basic,salad_full"])
+    (task,) = resolve_levels([f"{root}/maps/salad/seed_42/agent_num_2.json:salad_basic,salad_full"])
     assert task.id == "salad/seed_42/agent_num_2:salad_basic,salad_full"
     assert task.level.meta["category"] == "salad" and task.level.meta["seed"] == 42
     assert load_level(f"{root}/maps/salad/seed_42/agent_num_2.json", ["salad_basic"]).agent_names == (
-        "agent1", "agent2")
+        "agent1",
+        "agent2",
+    )
 
 
 def test_scenario_options_are_stated_in_the_task():
@@ -100,8 +102,9 @@ def test_scenario_options_are_stated_in_the_task():
     stations = {"T": {"name": "table1", "item": "plate"}, "W": {"name": "serving_window"}}
     plain = kitchen(rows, stations, ("salad_basic",))
     assert "Extra rules" not in task_text(plain)
-    level = plain.replace(options={"burn_after": 7, "serve_within": 30,
-                                   "can_use": {"agent1": ["table", "serving_window"]}})
+    level = plain.replace(
+        options={"burn_after": 7, "serve_within": 30, "can_use": {"agent1": ["table", "serving_window"]}}
+    )
     text = task_text(level)
     assert "more than 7 time units after it finished cooking burns" in text
     assert "within 30 time units" in text

@@ -80,13 +80,24 @@ class FakeLLM:
             return
         text = step[1]
         prompt = sum(len(m["content"]) for m in body["messages"]) // 4
-        self.send(handler, 200, {
-            "id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": prompt, "completion_tokens": len(text) // 4,
-                      "total_tokens": prompt + len(text) // 4},
-        })
+        self.send(
+            handler,
+            200,
+            {
+                "id": "chatcmpl-test",
+                "object": "chat.completion",
+                "created": 0,
+                "model": body["model"],
+                "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                ],
+                "usage": {
+                    "prompt_tokens": prompt,
+                    "completion_tokens": len(text) // 4,
+                    "total_tokens": prompt + len(text) // 4,
+                },
+            },
+        )
 
     @staticmethod
     def send(handler: BaseHTTPRequestHandler, code: int, data: dict) -> None:
@@ -132,9 +143,27 @@ def fenced(plan: dict, before: str = "") -> str:
 
 
 def llm_args(server: FakeLLM, out: Path, levels: list[str], *extra: str, method: str = "io") -> list[str]:
-    return ["llm", "--model", "test-model", "--method", method, "--levels", *levels, "--base-url",
-            server.url, "--api-key-env", "FAKE_LLM_KEY", "--out", str(out), "--no-progress",
-            "--backoff", "0.01", "--concurrency", "2", *extra]
+    return [
+        "llm",
+        "--model",
+        "test-model",
+        "--method",
+        method,
+        "--levels",
+        *levels,
+        "--base-url",
+        server.url,
+        "--api-key-env",
+        "FAKE_LLM_KEY",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--backoff",
+        "0.01",
+        "--concurrency",
+        "2",
+        *extra,
+    ]
 
 
 def result_of(out: Path, name: str) -> dict:
@@ -162,7 +191,11 @@ def test_a_correct_plan_gives_a_result_a_replay_and_a_log(llm_server, tmp_path, 
     assert r["tokens_in"] > 1000 and r["tokens_out"] > 50 and r["latency_s"] >= 0
     rp = load_replay(out / r["replay"])
     assert rp.result["time"] == 38 and rp.source == {
-        "kind": "llm", "model": "test-model", "method": "io", "task": "kitchen_alpha:pasta_tomato"}
+        "kind": "llm",
+        "model": "test-model",
+        "method": "io",
+        "task": "kitchen_alpha:pasta_tomato",
+    }
     calls = [e for e in read_log(out / "log.jsonl") if e["event"] == "call"]
     assert len(calls) == 1
     assert calls[0]["response"]["usage"]["prompt_tokens"] == r["tokens_in"]
@@ -263,8 +296,9 @@ def test_msreact_plans_in_steps_and_shows_the_state(llm_server, tmp_path):
     first = {"agent1": plan["agent1"][:4], "agent2": plan["agent2"]}
     rest = {"agent1": plan["agent1"][4:], "agent2": []}
     wrong = {"agent1": [{"action": "Interact", "target": "serving_window"}]}
-    llm_server.script("kitchen_alpha", ("reply", fenced(first)), ("reply", fenced(wrong)),
-                      ("reply", fenced(rest)))
+    llm_server.script(
+        "kitchen_alpha", ("reply", fenced(first)), ("reply", fenced(wrong)), ("reply", fenced(rest))
+    )
     out = tmp_path / "run"
     assert main(llm_args(llm_server, out, levels, method="msreact")) == 0
     r = result_of(out, "kitchen_alpha")
@@ -292,7 +326,8 @@ def test_three_levels_shards_resume_and_report(llm_server, tmp_path, capsys):
     assert (out / "log-shard-2-of-3.jsonl").exists()
     assert main(llm_args(llm_server, out, levels, "--attempts", "1")) == 0
     assert sorted(f.name for f in (out / "results").glob("*.json")) == [
-        f"{n}__pasta_tomato.json" for n in LEVELS]
+        f"{n}__pasta_tomato.json" for n in LEVELS
+    ]
     assert len(llm_server.of("kitchen_beta")) == 1  # finished in the shard, skipped afterwards
     assert len(list((out / "replays").glob("*.json"))) == 3
     assert [result_of(out, n)["done"] for n in LEVELS] == [True, True, False]
@@ -312,8 +347,14 @@ def test_an_interrupted_run_resumes_without_losing_finished_tasks(llm_server, tm
     llm_server.script("kitchen_beta", ("sleep", 30, fenced(good_plan())))
     out = tmp_path / "run"
     args = llm_args(llm_server, out, levels, "--concurrency", "1")
-    proc = subprocess.Popen([sys.executable, "main.py", *args], cwd=ROOT, env=os.environ.copy(),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "main.py", *args],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while not llm_server.of("kitchen_beta") and time.monotonic() < deadline:

@@ -22,19 +22,24 @@ def level():
     return kitchen(ROWS, STATIONS, ("salad_basic",))
 
 
-@pytest.mark.parametrize("plan, needle", [
-    ({"agent3": []}, "agent3: no such agent"),
-    ({"agent1": {"action": "Wait"}}, "agent1: the action queue must be a list"),
-    ({"agent1": [mv(1, 1), {"action": "Jump"}]}, "agent1 action 1: field 'action' must be one of"),
-    ({"agent1": [{"action": "MoveTo"}]}, "agent1 action 0 (MoveTo): field 'target' is missing"),
-    ({"agent1": [{"action": "MoveTo", "target": "table1"}]}, "agent1 action 0 (MoveTo): field 'target'"),
-    ({"agent1": [{"action": "MoveTo", "target": [1.5, 2]}]}, "two whole numbers"),
-    ({"agent2": [it("table1"), {"action": "Interact", "target": [1, 2]}]},
-     "agent2 action 1 (Interact): field 'target' must be a station name"),
-    ({"agent1": [{"action": "Process"}]}, "agent1 action 0 (Process): field 'target' is missing"),
-    ({"agent1": ["Wait"]}, "agent1 action 0: an action must be an object"),
-    ([1, 2], "the plan must be an object"),
-])
+@pytest.mark.parametrize(
+    "plan, needle",
+    [
+        ({"agent3": []}, "agent3: no such agent"),
+        ({"agent1": {"action": "Wait"}}, "agent1: the action queue must be a list"),
+        ({"agent1": [mv(1, 1), {"action": "Jump"}]}, "agent1 action 1: field 'action' must be one of"),
+        ({"agent1": [{"action": "MoveTo"}]}, "agent1 action 0 (MoveTo): field 'target' is missing"),
+        ({"agent1": [{"action": "MoveTo", "target": "table1"}]}, "agent1 action 0 (MoveTo): field 'target'"),
+        ({"agent1": [{"action": "MoveTo", "target": [1.5, 2]}]}, "two whole numbers"),
+        (
+            {"agent2": [it("table1"), {"action": "Interact", "target": [1, 2]}]},
+            "agent2 action 1 (Interact): field 'target' must be a station name",
+        ),
+        ({"agent1": [{"action": "Process"}]}, "agent1 action 0 (Process): field 'target' is missing"),
+        ({"agent1": ["Wait"]}, "agent1 action 0: an action must be an object"),
+        ([1, 2], "the plan must be an object"),
+    ],
+)
 def test_malformed_plans_are_rejected_naming_agent_index_and_field(plan, needle):
     with pytest.raises(PlanError) as e:
         parse_plan(plan, AGENTS)
@@ -62,8 +67,7 @@ def test_simulate_raises_plan_error_for_bad_form():
 # -- replays ------------------------------------------------------------------------------------
 def make_replay():
     lv = level()
-    plan = parse_plan({"agent1": SALAD, "agent2": [mv(2, 1), pr("chopping_board1")]},
-                      lv.agent_names)
+    plan = parse_plan({"agent1": SALAD, "agent2": [mv(2, 1), pr("chopping_board1")]}, lv.agent_names)
     return lv, plan, simulate(lv, plan)
 
 
@@ -129,11 +133,12 @@ def test_timeline_positions_walk_tile_by_tile():
 
 
 def test_engine_imports_no_pygame_files_or_network():
-    code = ("import sys, game.engine, game.engine.simulator; "
-            "bad = [m for m in sys.modules if m.split('.')[0] in "
-            "('pygame', 'socket', 'http', 'openai', 'yaml', 'pygame_gui')]; print(bad)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=ROOT)
+    code = (
+        "import sys, game.engine, game.engine.simulator; "
+        "bad = [m for m in sys.modules if m.split('.')[0] in "
+        "('pygame', 'socket', 'http', 'openai', 'yaml', 'pygame_gui')]; print(bad)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
     src = "\n".join(p.read_text() for p in (ROOT / "game" / "engine").glob("*.py"))
     assert "open(" not in src and "import pygame" not in src

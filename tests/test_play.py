@@ -110,7 +110,13 @@ def test_tutorial_planned_by_mouse_serves_and_reaches_the_result_card(data_home)
     ed = d.screen.editor
     names = [(a.name, a.target) for a in ed.queues["agent1"]]
     assert [n for n, _ in names if n != "MoveTo"] == [
-        "Interact", "Interact", "Process", "Interact", "Interact", "Interact"]
+        "Interact",
+        "Interact",
+        "Process",
+        "Interact",
+        "Interact",
+        "Interact",
+    ]
     assert all(level.is_floor(t) for n, t in names if n == "MoveTo")
     assert ed.result.done and ed.error is None
     final = ed.result.timeline.states[-1]
@@ -262,8 +268,9 @@ def test_a_plan_that_does_not_fit_is_refused_with_reasons(data_home):
     d.click_station("dispenser1")
     before = d.screen.editor.plan
     bad = data_home / "other.json"
-    bad.write_text(json.dumps({"agent1": [{"action": "Interact", "target": "stove3"}],
-                               "agent7": [{"action": "Wait"}]}))
+    bad.write_text(
+        json.dumps({"agent1": [{"action": "Interact", "target": "stove3"}], "agent7": [{"action": "Wait"}]})
+    )
     d.screen.load(bad)
     d.step()
     title, lines = d.screen.notice
@@ -403,8 +410,17 @@ def test_play_command_refuses_bad_input_with_a_message(tmp_path, capsys):
     assert main(["play", str(tmp_path / "missing.yaml")]) == 2
     assert "missing.yaml: cannot read the file" in capsys.readouterr().err
     level = tmp_path / "level.json"
-    level.write_text(json.dumps({"name": "k", "width": 3, "height": 1, "agents": [{"name": "agent1", "x": 0,
-                                 "y": 0}], "tiles": [{"x": 2, "y": 0, "type": "station", "name": "table1"}]}))
+    level.write_text(
+        json.dumps(
+            {
+                "name": "k",
+                "width": 3,
+                "height": 1,
+                "agents": [{"name": "agent1", "x": 0, "y": 0}],
+                "tiles": [{"x": 2, "y": 0, "type": "station", "name": "table1"}],
+            }
+        )
+    )
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"agent1": [{"action": "Interact", "target": "stove1"}]}))
     assert main(["play", str(level), "--orders", "salad_basic", "--plan", str(plan)]) == 2

@@ -77,8 +77,9 @@ def test_scoreboard_records_best_time_and_survives_damage():
     ed = PlanEditor(level)
     cook_salad(ed)
     store.record_score(level, ed.result)
-    slow = simulate(level, {"agent1": ed.plan["agent1"][:1] + (Action("Wait", duration=5),)
-                            + ed.plan["agent1"][1:]})
+    slow = simulate(
+        level, {"agent1": ed.plan["agent1"][:1] + (Action("Wait", duration=5),) + ed.plan["agent1"][1:]}
+    )
     store.record_score(level, slow)
     assert slow.time == 19 and store.best_time(level) == 14
     assert store.best_time(salad_level(("salad_basic", "salad_basic"))) is None

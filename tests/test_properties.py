@@ -17,16 +17,18 @@ LEVEL = kitchen(ROWS, STATIONS, ("salad_basic", "salad_basic", "salad_basic"))
 NAMES = [s["name"] for s in STATIONS.values()] + ["wall", "nowhere"]
 
 actions = st.one_of(
-    st.builds(lambda x, y: {"action": "MoveTo", "target": [x, y]},
-              st.integers(-1, 8), st.integers(-1, 6)),
+    st.builds(lambda x, y: {"action": "MoveTo", "target": [x, y]}, st.integers(-1, 8), st.integers(-1, 6)),
     st.builds(lambda n: {"action": "Interact", "target": n}, st.sampled_from(NAMES)),
     st.builds(lambda n: {"action": "Process", "target": n}, st.sampled_from(NAMES)),
-    st.builds(lambda d: {"action": "Wait", "duration": d},
-              st.one_of(st.integers(-2, 30), st.floats(-1, 5, allow_nan=False), st.just("x"))),
+    st.builds(
+        lambda d: {"action": "Wait", "duration": d},
+        st.one_of(st.integers(-2, 30), st.floats(-1, 5, allow_nan=False), st.just("x")),
+    ),
     st.just({"action": "Finish"}),
 )
-plans = st.fixed_dictionaries({"agent1": st.lists(actions, max_size=25),
-                               "agent2": st.lists(actions, max_size=25)})
+plans = st.fixed_dictionaries(
+    {"agent1": st.lists(actions, max_size=25), "agent2": st.lists(actions, max_size=25)}
+)
 
 
 def check(result) -> None:
@@ -85,15 +87,17 @@ def test_mutated_human_plans_never_crash(data):
     result = simulate(level, plan, rules)
     check(result)
     parsed = parse_plan(plan, level.agent_names)
-    assert replay_bytes(level, parsed, result) == replay_bytes(level, parsed,
-                                                               simulate(level, parsed, rules))
+    assert replay_bytes(level, parsed, result) == replay_bytes(level, parsed, simulate(level, parsed, rules))
 
 
 def brute_span_at(timeline, agent, t):
     best = None
     for s in timeline.spans:
-        if s.agent == agent and s.status != "rejected" and s.start <= t and (
-            t < s.end or s.start == s.end == t
+        if (
+            s.agent == agent
+            and s.status != "rejected"
+            and s.start <= t
+            and (t < s.end or s.start == s.end == t)
         ):
             best = s
     return best

@@ -17,15 +17,17 @@ from game.ui.render import icons
 from game.ui.render import palette as P
 from game.ui.render.kitchen import PROCESS_BAR, KitchenRenderer, cooking_fraction, describe_tile, fit_tile
 
-ROWS = ["DBTWRK#",
-        ".1....O",
-        "E.2...X",
-        "C..#..."]
+ROWS = ["DBTWRK#", ".1....O", "E.2...X", "C..#..."]
 STATIONS = {
-    "D": {"name": "dispenser1", "provides": "lettuce"}, "B": {"name": "chopping_board1"},
-    "T": {"name": "table1", "item": "plate"}, "W": {"name": "serving_window"},
-    "R": {"name": "plate_return"}, "K": {"name": "sink"}, "O": {"name": "stove1", "item": "pan"},
-    "E": {"name": "dispenser2", "provides": "tomato"}, "X": {"name": "trash"},
+    "D": {"name": "dispenser1", "provides": "lettuce"},
+    "B": {"name": "chopping_board1"},
+    "T": {"name": "table1", "item": "plate"},
+    "W": {"name": "serving_window"},
+    "R": {"name": "plate_return"},
+    "K": {"name": "sink"},
+    "O": {"name": "stove1", "item": "pan"},
+    "E": {"name": "dispenser2", "provides": "tomato"},
+    "X": {"name": "trash"},
     "C": {"name": "chopping_board2"},
 }
 FINISH = {"action": "Finish"}
@@ -40,13 +42,44 @@ def small_plan(failed: bool = False) -> dict:
     """agent1 serves the salad at t = 8; agent2 fries a tomato, waits (the dirty plate, due at 18,
     arrives with the event at 20), fetches it at 27, washes it and trashes what it plated.
     failed: agent1 chops the chopped lettuce again at 6."""
-    a1 = [mv(0, 1), it("dispenser1"), mv(1, 1), it("chopping_board1"), pr("chopping_board1"),
-          it("chopping_board1"), mv(2, 1), it("table1"), it("table1"), mv(3, 1), it("serving_window"), FINISH]
+    a1 = [
+        mv(0, 1),
+        it("dispenser1"),
+        mv(1, 1),
+        it("chopping_board1"),
+        pr("chopping_board1"),
+        it("chopping_board1"),
+        mv(2, 1),
+        it("table1"),
+        it("table1"),
+        mv(3, 1),
+        it("serving_window"),
+        FINISH,
+    ]
     if failed:
         a1[5] = pr("chopping_board1")
-    a2 = [mv(1, 2), it("dispenser2"), mv(1, 3), it("chopping_board2"), pr("chopping_board2"),
-          it("chopping_board2"), mv(5, 1), it("stove1"), mv(4, 1), wait(7), wait(7), it("plate_return"),
-          mv(5, 1), it("sink"), pr("sink"), it("sink"), it("stove1"), mv(5, 2), it("trash"), FINISH]
+    a2 = [
+        mv(1, 2),
+        it("dispenser2"),
+        mv(1, 3),
+        it("chopping_board2"),
+        pr("chopping_board2"),
+        it("chopping_board2"),
+        mv(5, 1),
+        it("stove1"),
+        mv(4, 1),
+        wait(7),
+        wait(7),
+        it("plate_return"),
+        mv(5, 1),
+        it("sink"),
+        pr("sink"),
+        it("sink"),
+        it("stove1"),
+        mv(5, 2),
+        it("trash"),
+        FINISH,
+    ]
     return {"agent1": a1, "agent2": a2}
 
 
@@ -82,8 +115,16 @@ def test_the_small_run_serves_and_uses_every_station(run):
     level, result = run
     assert result.done and result.served_times == [8] and result.time == 35
     kinds = {s.kind for s in level.stations}
-    assert kinds == {"table", "dispenser", "chopping_board", "stove", "serving_window", "sink",
-                     "plate_return", "trash"}
+    assert kinds == {
+        "table",
+        "dispenser",
+        "chopping_board",
+        "stove",
+        "serving_window",
+        "sink",
+        "plate_return",
+        "trash",
+    }
 
 
 def test_agents_are_drawn_in_their_colour_on_their_tile_at_every_event_time(pg, run):
@@ -153,8 +194,16 @@ def test_ingredient_states_differ_in_shape_not_only_colour(pg):
 
 
 def test_every_station_kind_has_its_own_icon(pg):
-    kinds = ["table", "dispenser", "chopping_board", "stove", "serving_window", "sink", "plate_return",
-             "trash"]
+    kinds = [
+        "table",
+        "dispenser",
+        "chopping_board",
+        "stove",
+        "serving_window",
+        "sink",
+        "plate_return",
+        "trash",
+    ]
     images = {k: pygame.image.tobytes(icons.station(k, 40), "RGBA") for k in kinds}
     assert len(set(images.values())) == len(kinds)
     assert icons.station("dispenser", 40, "fish") is not icons.station("dispenser", 40, "tomato")
@@ -223,9 +272,21 @@ def test_ghosts_and_highlight_are_drawn(pg, run):
 
 def test_burn_after_counts_down_then_shows_burnt_food(pg):
     level = small_level().replace(options={"burn_after": 5})
-    plan = {"agent1": [], "agent2": [mv(1, 2), it("dispenser2"), mv(1, 3), it("chopping_board2"),
-                                     pr("chopping_board2"), it("chopping_board2"), mv(5, 1), it("stove1"),
-                                     wait(25), wait(10)]}
+    plan = {
+        "agent1": [],
+        "agent2": [
+            mv(1, 2),
+            it("dispenser2"),
+            mv(1, 3),
+            it("chopping_board2"),
+            pr("chopping_board2"),
+            it("chopping_board2"),
+            mv(5, 1),
+            it("stove1"),
+            wait(25),
+            wait(10),
+        ],
+    }
     result = simulate(level, plan)  # the tomato is cooked at the event at 37 and burnt at 47
     tl = result.timeline
     assert describe_tile(level, tl.state_at(40), (6, 1), 40)[2] == "burns in 2 unless taken off the stove"

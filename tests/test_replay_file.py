@@ -25,9 +25,13 @@ def bad_copies(tmp_path, path):
     edited.write_text(json.dumps({**data, "rules": "documented"}))
     other = tmp_path / "plan.json"
     other.write_text(json.dumps({"agent1": []}))
-    return [(cut, "damaged or truncated (line 1"), (newer, "newer version (replay schema 2)"),
-            (edited, "checksum mismatch"), (other, "not a replay file"),
-            (tmp_path / "missing.json", "cannot read the file")]
+    return [
+        (cut, "damaged or truncated (line 1"),
+        (newer, "newer version (replay schema 2)"),
+        (edited, "checksum mismatch"),
+        (other, "not a replay file"),
+        (tmp_path / "missing.json", "cannot read the file"),
+    ]
 
 
 def test_unreadable_replays_are_refused_by_name(tmp_path, capsys):

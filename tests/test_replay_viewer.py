@@ -128,8 +128,11 @@ def test_scrub_bar_click_and_drag_seek(surface, tmp_path):
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(track_x + track_w // 2, y), button=1))
     app.step(0.0)
     assert screen.t == pytest.approx(17.5, abs=35 / track_w)
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(track_x + track_w // 4, y + 30), rel=(0, 0),
-                                         buttons=(1, 0, 0)))
+    pygame.event.post(
+        pygame.event.Event(
+            pygame.MOUSEMOTION, pos=(track_x + track_w // 4, y + 30), rel=(0, 0), buttons=(1, 0, 0)
+        )
+    )
     app.step(0.0)
     assert screen.t == pytest.approx(8.75, abs=35 / track_w)
     release = (track_x + track_w // 4, y + 30)
@@ -151,8 +154,9 @@ def test_hover_gives_tile_details_and_marker_labels(surface, tmp_path):
     assert lines[0] == "stove1 (stove) at (6, 1)" and "chopped tomato" in lines[1]
     scrub = screen.rects["scrub"]
     x = scrub.x + 8 + round((scrub.w - 16) * 8 / 35)  # the served-order mark at t = 8
-    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, scrub.centery - 9), rel=(0, 0),
-                                         buttons=(0, 0, 0)))
+    pygame.event.post(
+        pygame.event.Event(pygame.MOUSEMOTION, pos=(x, scrub.centery - 9), rel=(0, 0), buttons=(0, 0, 0))
+    )
     app.step(0.0)
     assert screen._tooltip(None, screen.shown_state(), screen.t) == ["served salad_basic at t = 8"]
 
@@ -246,8 +250,10 @@ def test_compare_shows_both_runs_on_one_clock(surface, tmp_path):
     for side in screen.sides:
         assert side.gantt.end == 35
     left, right = screen.sides
-    assert left.gantt.x_of(left.rects["gantt"], 7) - left.rects["gantt"].x == \
-        right.gantt.x_of(right.rects["gantt"], 7) - right.rects["gantt"].x
+    assert (
+        left.gantt.x_of(left.rects["gantt"], 7) - left.rects["gantt"].x
+        == right.gantt.x_of(right.rects["gantt"], 7) - right.rects["gantt"].x
+    )
     ok_point = left.renderer.agent_points["agent1"]
     assert surface.get_at(ok_point)[:3] == P.agent_colour(0)
 

@@ -61,11 +61,27 @@ def test_human_results_get_their_progress_by_re_simulation(paracook_dir: Path):
     assert {(r.progress, r.progress_source) for r in runs} == {(1.0, "simulated")}
 
 
-def _run(done: bool, time: float, moving: dict, execution: dict, waiting: dict,
-         progress: float | None = None, **task) -> Run:
-    return Run("m", {"difficulty": "easy", "category": "salad", "agents": len(moving), "orders": 2,
-                     **task}, done, time, t_max=100, d_max=80, moving=moving, execution=execution,
-               waiting=waiting, progress=progress)
+def _run(
+    done: bool,
+    time: float,
+    moving: dict,
+    execution: dict,
+    waiting: dict,
+    progress: float | None = None,
+    **task,
+) -> Run:
+    return Run(
+        "m",
+        {"difficulty": "easy", "category": "salad", "agents": len(moving), "orders": 2, **task},
+        done,
+        time,
+        t_max=100,
+        d_max=80,
+        moving=moving,
+        execution=execution,
+        waiting=waiting,
+        progress=progress,
+    )
 
 
 def test_failures_are_charged_as_rules_say():
@@ -114,10 +130,19 @@ def test_progress_rate_is_the_mean_progress_with_an_interval():
 
 
 def test_grouping_and_formats():
-    runs = [_run(True, 30, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="hard", category="sushi"),
-            _run(False, 9, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="easy", category="salad"),
-            _run(True, 20, {"a": 1, "b": 2}, {"a": 1, "b": 2}, {"a": 0, "b": 0},
-                 difficulty="easy", category="salad")]
+    runs = [
+        _run(True, 30, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="hard", category="sushi"),
+        _run(False, 9, {"a": 1}, {"a": 1}, {"a": 0}, difficulty="easy", category="salad"),
+        _run(
+            True,
+            20,
+            {"a": 1, "b": 2},
+            {"a": 1, "b": 2},
+            {"a": 0, "b": 0},
+            difficulty="easy",
+            category="salad",
+        ),
+    ]
     rows = report_rows(runs, "difficulty")
     assert [(r.group, r.tasks) for r in rows] == [("easy", 2), ("hard", 1), ("all", 3)]
     assert [r.group for r in report_rows(runs, "agents")] == ["1", "2", "all"]
@@ -171,8 +196,11 @@ def _partial_result(cut: int, **fields) -> dict:
     """A failed run of the first tutorial with its plan cut after `cut` actions, saved without
     its progress (as older result files are)."""
     level = load_level(Path(TUTORIAL))
-    plan = {"agent1": json.loads(Path("tests/data/tutorial_plans/01_first_salad.json").read_text())
-            ["agent1"][:cut]}
+    plan = {
+        "agent1": json.loads(Path("tests/data/tutorial_plans/01_first_salad.json").read_text())["agent1"][
+            :cut
+        ]
+    }
     data = simulate(level, plan).to_dict() | {"task": task_info(level), "plan": plan} | fields
     del data["progress"]
     return data
@@ -225,18 +253,27 @@ def test_jsonl_and_lists(tmp_path: Path):
     assert len(runs) == 5
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"done": true, "time": 3', "line 1, column"),
-    ('{"done": "yes", "time": 3, "task": {"id": "x"}, "t_max": 1, "d_max": 1}', "'done' must be"),
-    ('{"done": true, "time": 3, "t_max": 1, "d_max": 1}', "no 'task' field"),
-    ('{"done": true, "time": 3, "task": {"id": "x"}}', "no 't_max'/'d_max'"),
-    ('{"done": true, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "agent_moving_time": [1]}',
-     "'agent_moving_time' must map"),
-    ('{"done": false, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "progress": 1.5}',
-     "field 'progress' must be a number from 0 to 1, not 1.5"),
-    ('{"done": false, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "progress": "half"}',
-     "field 'progress' must be a number from 0 to 1"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"done": true, "time": 3', "line 1, column"),
+        ('{"done": "yes", "time": 3, "task": {"id": "x"}, "t_max": 1, "d_max": 1}', "'done' must be"),
+        ('{"done": true, "time": 3, "t_max": 1, "d_max": 1}', "no 'task' field"),
+        ('{"done": true, "time": 3, "task": {"id": "x"}}', "no 't_max'/'d_max'"),
+        (
+            '{"done": true, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "agent_moving_time": [1]}',
+            "'agent_moving_time' must map",
+        ),
+        (
+            '{"done": false, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "progress": 1.5}',
+            "field 'progress' must be a number from 0 to 1, not 1.5",
+        ),
+        (
+            '{"done": false, "time": 3, "task": {}, "t_max": 1, "d_max": 1, "progress": "half"}',
+            "field 'progress' must be a number from 0 to 1",
+        ),
+    ],
+)
 def test_bad_result_files_are_named(tmp_path: Path, content: str, message: str, capsys):
     path = tmp_path / "bad.json"
     path.write_text(content)

@@ -8,11 +8,7 @@ from kitchens import it, kitchen, mv, pr, wait
 from game.engine import errors as E
 from game.engine import simulate
 
-ROWS = ["#LCDPQ#",
-        "T.....R",
-        "S..1..W",
-        "U.2...X",
-        "#AEGH##"]
+ROWS = ["#LCDPQ#", "T.....R", "S..1..W", "U.2...X", "#AEGH##"]
 STATIONS = {
     "L": {"name": "dispenser1", "provides": "lettuce"},
     "C": {"name": "chopping_board1"},
@@ -30,8 +26,19 @@ STATIONS = {
     "G": {"name": "table4", "item": "plate"},
     "H": {"name": "dispenser4", "provides": "tomato"},
 }
-SALAD = [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"), pr("chopping_board1"),
-         it("chopping_board1"), mv(1, 1), it("table1"), it("table1"), mv(5, 2), it("serving_window")]
+SALAD = [
+    mv(1, 1),
+    it("dispenser1"),
+    mv(2, 1),
+    it("chopping_board1"),
+    pr("chopping_board1"),
+    it("chopping_board1"),
+    mv(1, 1),
+    it("table1"),
+    it("table1"),
+    mv(5, 2),
+    it("serving_window"),
+]
 
 
 def level(*orders: str):
@@ -134,10 +141,23 @@ def test_empty_hand_on_empty_surface_is_an_error():
 def test_ingredient_goes_onto_plate_on_surface_and_plate_picks_up_ingredient():
     r = run({"agent1": [mv(1, 1), it("dispenser1"), it("table1")]})
     assert final(r, "stations")["table1"]["contents"] == [
-        {"kind": "ingredient", "name": "lettuce", "state": "raw"}]
+        {"kind": "ingredient", "name": "lettuce", "state": "raw"}
+    ]
     # holding a plate, an ingredient on the surface goes into it
-    r = run({"agent1": [mv(1, 1), it("dispenser1"), mv(1, 3), it("table2"), mv(3, 3),
-                        it("table4"), mv(1, 3), it("table2")]})
+    r = run(
+        {
+            "agent1": [
+                mv(1, 1),
+                it("dispenser1"),
+                mv(1, 3),
+                it("table2"),
+                mv(3, 3),
+                it("table4"),
+                mv(1, 3),
+                it("table2"),
+            ]
+        }
+    )
     assert held(r)["kind"] == "plate" and held(r)["contents"][0]["name"] == "lettuce"
     assert final(r, "stations")["table2"] is None
 
@@ -152,8 +172,20 @@ def test_container_on_container_moves_contents_onto_the_plate():
 
 
 def test_two_ingredients_do_not_combine():
-    r = run({"agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"),
-                        mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1")]})
+    r = run(
+        {
+            "agent1": [
+                mv(1, 1),
+                it("dispenser1"),
+                mv(2, 1),
+                it("chopping_board1"),
+                mv(1, 1),
+                it("dispenser1"),
+                mv(2, 1),
+                it("chopping_board1"),
+            ]
+        }
+    )
     assert error_kind(r) == E.BAD_INTERACT
 
 
@@ -166,45 +198,57 @@ def test_chopping_takes_four_and_errors_on_completion_when_empty():
 
 
 def test_chopping_twice_fails_because_not_raw():
-    r = run({"agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"),
-                        pr("chopping_board1"), pr("chopping_board1")]})
+    r = run(
+        {
+            "agent1": [
+                mv(1, 1),
+                it("dispenser1"),
+                mv(2, 1),
+                it("chopping_board1"),
+                pr("chopping_board1"),
+                pr("chopping_board1"),
+            ]
+        }
+    )
     assert error_kind(r) == E.PROCESS_FAILED and r.time == 3 + 1 + 8
 
 
 def test_board_in_use_while_another_agent_chops():
-    rows = ["#LC####",
-            "T.....R",
-            "S.1...W",
-            "U2....X",
-            "#AEGH##"]
+    rows = ["#LC####", "T.....R", "S.1...W", "U2....X", "#AEGH##"]
     lv = kitchen(rows, STATIONS)
     # agent1 puts lettuce on the board at t=3 and chops 3..7; agent2 reaches it at t=4
-    r = simulate(lv, {"agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"),
-                                 pr("chopping_board1")],
-                      "agent2": [wait(1), mv(2, 1), it("chopping_board1")]})
+    r = simulate(
+        lv,
+        {
+            "agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"), pr("chopping_board1")],
+            "agent2": [wait(1), mv(2, 1), it("chopping_board1")],
+        },
+    )
     assert error_kind(r) == E.STATION_IN_USE and r.time == 4
     assert r.error_detail.agent == "agent2" and r.error_detail.action_index == 2
     # at t=7 the chop has ended (agent1 handled first): agent2 may take the chopped lettuce
-    r = simulate(lv, {"agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"),
-                                 pr("chopping_board1")],
-                      "agent2": [wait(4), mv(2, 1), it("chopping_board1")]})
+    r = simulate(
+        lv,
+        {
+            "agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"), pr("chopping_board1")],
+            "agent2": [wait(4), mv(2, 1), it("chopping_board1")],
+        },
+    )
     assert r.error is None and held(r, "agent2")["state"] == "chopped"
 
 
 def test_same_instant_board_conflict_goes_to_the_earlier_registered_agent():
-    rows = ["#LC#M##",
-            "T...2.R",
-            "S1.....",
-            "U.....X",
-            "#AEGH##"]
+    rows = ["#LC#M##", "T...2.R", "S1.....", "U.....X", "#AEGH##"]
     stations = dict(STATIONS, M={"name": "dispenser9", "provides": "lettuce"})
     lv = kitchen(rows, stations)
     chop = [it("chopping_board1"), pr("chopping_board1")]
     # agent1: ->(1,1) 0..1, lettuce, ->(2,1) 1..2: registered for t=2 at t=1.
     # agent2: lettuce at t=0, ->(2,1) 0..2: registered for t=2 at t=0, so it goes first
     # although agent1 comes first in map order.
-    plan = {"agent1": [mv(1, 1), it("dispenser1"), mv(2, 1)] + chop,
-            "agent2": [it("dispenser9"), mv(2, 1)] + chop}
+    plan = {
+        "agent1": [mv(1, 1), it("dispenser1"), mv(2, 1)] + chop,
+        "agent2": [it("dispenser9"), mv(2, 1)] + chop,
+    }
     r = simulate(lv, plan)
     assert r.time == 2 and error_kind(r) == E.STATION_IN_USE
     assert r.error_detail.agent == "agent1" and r.error_detail.action_index == 3
@@ -253,16 +297,36 @@ def test_pan_takes_only_chopped_pan_ingredients():
 
 
 def test_pot_rejects_chopped_rice_and_lettuce():
-    chop_rice = [mv(5, 1), it("dispenser3"), mv(2, 1), it("chopping_board1"),
-                 pr("chopping_board1"), it("chopping_board1"), mv(5, 1), it("stove2")]
+    chop_rice = [
+        mv(5, 1),
+        it("dispenser3"),
+        mv(2, 1),
+        it("chopping_board1"),
+        pr("chopping_board1"),
+        it("chopping_board1"),
+        mv(5, 1),
+        it("stove2"),
+    ]
     r = run({"agent1": chop_rice})
     assert error_kind(r) == E.COOKWARE_REJECTS
 
 
 def test_meat_cooks_in_pan_and_moves_to_plate():
-    plan = [mv(3, 1), it("dispenser2"), mv(2, 1), it("chopping_board1"), pr("chopping_board1"),
-            it("chopping_board1"), mv(4, 1), it("stove1"), wait(24), mv(1, 1), it("table1"),
-            mv(4, 1), it("stove1")]
+    plan = [
+        mv(3, 1),
+        it("dispenser2"),
+        mv(2, 1),
+        it("chopping_board1"),
+        pr("chopping_board1"),
+        it("chopping_board1"),
+        mv(4, 1),
+        it("stove1"),
+        wait(24),
+        mv(1, 1),
+        it("table1"),
+        mv(4, 1),
+        it("stove1"),
+    ]
     r = run({"agent1": plan})
     assert r.error is None
     assert held(r)["contents"] == [{"kind": "ingredient", "name": "meat", "state": "cooked"}]
@@ -319,8 +383,21 @@ def test_paracook_cooking_counts_time_off_the_stove():
 
 def test_paracook_reused_pot_finishes_second_batch_at_once_documented_resets():
     # batch 1 cooked by t=19; moved to a plate; batch 2 added at t=30 (stamp stays 19)
-    plan = rice_in_pot([wait(16), mv(1, 1), it("table1"), mv(5, 1), it("stove2"), mv(1, 1),
-                        it("table1"), mv(5, 1), it("dispenser3"), it("stove2"), wait(1)])
+    plan = rice_in_pot(
+        [
+            wait(16),
+            mv(1, 1),
+            it("table1"),
+            mv(5, 1),
+            it("stove2"),
+            mv(1, 1),
+            it("table1"),
+            mv(5, 1),
+            it("dispenser3"),
+            it("stove2"),
+            wait(1),
+        ]
+    )
     pc = run({"agent1": plan}, rules="paracook")
     assert pc.error is None
     t_add = [s.start for s in pc.timeline.spans if s.action == it("stove2")][-1]
@@ -334,8 +411,7 @@ def test_paracook_reused_pot_finishes_second_batch_at_once_documented_resets():
 def test_trash_empties_containers_and_deletes_other_items():
     r = run({"agent1": [mv(1, 1), it("dispenser1"), mv(5, 3), it("trash")]})
     assert r.error is None and held(r) is None
-    r = run({"agent1": [mv(1, 1), it("dispenser1"), it("table1"), it("table1"), mv(5, 3),
-                        it("trash")]})
+    r = run({"agent1": [mv(1, 1), it("dispenser1"), it("table1"), it("table1"), mv(5, 3), it("trash")]})
     assert held(r) == {"kind": "plate", "contents": []}
     r = run({"agent1": [mv(5, 3), it("trash")]})
     assert error_kind(r) == E.BAD_INTERACT

@@ -13,8 +13,16 @@ from game.engine import errors as E
 from game.engine import simulate
 from game.levels import load_level
 
-MEAT_ON_STOVE = [mv(3, 1), it("dispenser2"), mv(2, 1), it("chopping_board1"),
-                 pr("chopping_board1"), it("chopping_board1"), mv(4, 1), it("stove1")]  # t=8
+MEAT_ON_STOVE = [
+    mv(3, 1),
+    it("dispenser2"),
+    mv(2, 1),
+    it("chopping_board1"),
+    pr("chopping_board1"),
+    it("chopping_board1"),
+    mv(4, 1),
+    it("stove1"),
+]  # t=8
 
 
 def level(*orders, **options):
@@ -35,13 +43,22 @@ def test_food_burns_after_the_window_on_the_stove():
 
 
 def test_burnt_food_must_go_to_the_trash_before_the_pan_is_reused():
-    plan = MEAT_ON_STOVE + [wait(30), mv(3, 1), it("dispenser2"), mv(2, 1), it("chopping_board1"),
-                            pr("chopping_board1"), it("chopping_board1"), mv(4, 1), it("stove1")]
+    plan = MEAT_ON_STOVE + [
+        wait(30),
+        mv(3, 1),
+        it("dispenser2"),
+        mv(2, 1),
+        it("chopping_board1"),
+        pr("chopping_board1"),
+        it("chopping_board1"),
+        mv(4, 1),
+        it("stove1"),
+    ]
     r = simulate(level(burn_after=5), {"agent1": plan})
     assert r.error_detail.kind == E.COOKWARE_REJECTS and "burnt" in r.error
     # with the pan emptied at the trash first it works
     trash = [it("stove1"), mv(5, 3), it("trash"), mv(4, 1), it("stove1")]
-    plan = MEAT_ON_STOVE + [wait(30)] + trash + plan[len(MEAT_ON_STOVE) + 1:]
+    plan = MEAT_ON_STOVE + [wait(30)] + trash + plan[len(MEAT_ON_STOVE) + 1 :]
     r = simulate(level(burn_after=5), {"agent1": plan})
     assert r.error is None and pan(r)["contents"][0]["state"] == "chopped"
 
@@ -64,15 +81,16 @@ def test_can_use_restricts_station_kinds_at_the_start():
     lv = level("salad_basic", can_use={"agent1": ["table", "serving_window"]})
     r = simulate(lv, {"agent1": [it("dispenser1")]})  # not even adjacent: the role comes first
     assert r.error_detail.kind == E.NOT_ALLOWED and r.time == 0
-    assert r.error == "agent1 action 0 (Interact): agent1 may not use dispensers " \
-                      "(allowed: table, serving_window)"
+    assert (
+        r.error == "agent1 action 0 (Interact): agent1 may not use dispensers "
+        "(allowed: table, serving_window)"
+    )
     assert r.agent_progress["agent1"] == "0/1"
     r = simulate(lv, {"agent2": [mv(1, 2), pr("sink")]})  # agent2 has no restriction
     assert r.error_detail.kind == E.PROCESS_FAILED
 
 
-@pytest.mark.parametrize("cut, expected", [(0, 0), (2, 0), (5, 1 / 3), (6, 1 / 3), (8, 2 / 3),
-                                           (11, 1)])
+@pytest.mark.parametrize("cut, expected", [(0, 0), (2, 0), (5, 1 / 3), (6, 1 / 3), (8, 2 / 3), (11, 1)])
 def test_progress_of_partial_plans(cut, expected):
     r = simulate(level("salad_basic"), {"agent1": SALAD[:cut]})
     assert r.progress == pytest.approx(expected)

@@ -74,8 +74,9 @@ def test_balanced_plan_serves_every_order(path: Path):
     assert result.finished_orders == list(level.orders)
 
 
-@pytest.mark.parametrize("path", [p for p in SCENARIOS if kind(load_level(p)) in ("burn", "fresh")],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if kind(load_level(p)) in ("burn", "fresh")], ids=lambda p: p.stem
+)
 def test_without_its_window_the_greedy_plan_would_have_worked(path: Path):
     level = load_level(path)
     result = simulate(level.replace(options={}), plans(path)["greedy"]["plan"])
@@ -87,12 +88,16 @@ def usable(level: Level, agent_index: int) -> set[str]:
     agent = level.agents[agent_index]
     reach = level.distances(agent.pos)
     allowed = level.options.get("can_use", {}).get(agent.name)
-    return {s.name for s in level.stations if any(n in reach for n in level.neighbours(s.pos))
-            and (allowed is None or s.kind in allowed)}
+    return {
+        s.name
+        for s in level.stations
+        if any(n in reach for n in level.neighbours(s.pos)) and (allowed is None or s.kind in allowed)
+    }
 
 
-@pytest.mark.parametrize("path", [p for p in SCENARIOS if kind(load_level(p)) == "divided"],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if kind(load_level(p)) == "divided"], ids=lambda p: p.stem
+)
 def test_divided_kitchen_shares_only_tables(path: Path):
     level = load_level(path)
     sides = [usable(level, i) for i in range(len(level.agents))]
@@ -105,8 +110,9 @@ def test_divided_kitchen_shares_only_tables(path: Path):
     assert second not in level.distances(first)
 
 
-@pytest.mark.parametrize("path", [p for p in SCENARIOS if kind(load_level(p)) == "roles"],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if kind(load_level(p)) == "roles"], ids=lambda p: p.stem
+)
 def test_roles_split_the_station_kinds_in_an_open_kitchen(path: Path):
     level = load_level(path)
     roles = level.options["can_use"]
@@ -118,14 +124,20 @@ def test_roles_split_the_station_kinds_in_an_open_kitchen(path: Path):
     assert all(every_kind - set(kinds) for kinds in roles.values())  # nobody may use everything
 
 
-@pytest.mark.parametrize("path", [p for p in SCENARIOS if kind(load_level(p)) == "burn"],
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [p for p in SCENARIOS if kind(load_level(p)) == "burn"], ids=lambda p: p.stem
+)
 def test_burn_scenario_shows_the_burnt_pan_in_the_timeline(path: Path):
     level = load_level(path)
     result = simulate(level, plans(path)["greedy"]["plan"])
-    burnt = [t for t, state in zip(result.timeline.times, result.timeline.states, strict=True)
-             if any(isinstance(item, dict) and any(i["state"] == "burnt" for i in item.get("contents", ()))
-                    for item in state["stations"].values())]
+    burnt = [
+        t
+        for t, state in zip(result.timeline.times, result.timeline.states, strict=True)
+        if any(
+            isinstance(item, dict) and any(i["state"] == "burnt" for i in item.get("contents", ()))
+            for item in state["stations"].values()
+        )
+    ]
     assert burnt and burnt[0] < result.time
 
 

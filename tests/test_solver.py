@@ -14,16 +14,22 @@ from game.levels import load_level
 from game.planners.solver import lower_bound, solve
 
 SAMPLE = [  # (category, seed, agents, orders): every category, 1-3 agents, up to 4 orders
-    ("salad", 42, 1, 4), ("sashimi", 84, 3, 3), ("pasta", 126, 2, 4),
-    ("burrito", 128, 3, 2), ("sushi", 256, 1, 3), ("burger", 42, 2, 4),
+    ("salad", 42, 1, 4),
+    ("sashimi", 84, 3, 3),
+    ("pasta", 126, 2, 4),
+    ("burrito", 128, 3, 2),
+    ("sushi", 256, 1, 3),
+    ("burger", 42, 2, 4),
 ]
 
 
 def paracook_level(cat: str, seed: int, agents: int, orders: int):
     root = need_paracook()
     table = json.loads((root / "orders.json").read_text())
-    return load_level(root / "maps" / cat / f"seed_{seed}" / f"agent_num_{agents}.json",
-                      table[f"{cat}/seed_{seed}/orders_num_{orders}"])
+    return load_level(
+        root / "maps" / cat / f"seed_{seed}" / f"agent_num_{agents}.json",
+        table[f"{cat}/seed_{seed}/orders_num_{orders}"],
+    )
 
 
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
@@ -45,8 +51,13 @@ def test_same_level_and_limit_give_the_same_plan():
     assert a.plan == b.plan and a.oct == b.oct and a.evaluations == b.evaluations
 
 
-HUMAN = [c for c in human_cases() if c[0].parts[-4] in ("burger", "pasta", "sushi")
-         and c[0].stem == "orders_num_2" and c[0].parts[-3] == "seed_42"]
+HUMAN = [
+    c
+    for c in human_cases()
+    if c[0].parts[-4] in ("burger", "pasta", "sushi")
+    and c[0].stem == "orders_num_2"
+    and c[0].parts[-3] == "seed_42"
+]
 
 
 @pytest.mark.parametrize("case", HUMAN, ids=[c[0].parts[-4] for c in HUMAN])
@@ -80,10 +91,9 @@ STATIONS = {
 
 
 def test_one_plate_is_washed_between_orders():
-    level = kitchen(["#LCPW#",
-                     "#....#",
-                     "#1..2#",
-                     "#KR..#"], STATIONS, ("salad_basic", "salad_basic", "salad_basic"))
+    level = kitchen(
+        ["#LCPW#", "#....#", "#1..2#", "#KR..#"], STATIONS, ("salad_basic", "salad_basic", "salad_basic")
+    )
     sol = solve(level, time_limit=0.3)
     assert sol.done
     served = sol.result.served_times
@@ -93,18 +103,16 @@ def test_one_plate_is_washed_between_orders():
 def test_a_used_pan_cooks_the_next_patty_at_once_under_paracook_rules():
     # one pan: under `paracook` its counters never reset, so the second patty is done almost at
     # once; under `documented` it needs its own 24
-    level = kitchen(["#MCSPQW#",
-                     "#......#",
-                     "#..1...#",
-                     "#B.....#"], STATIONS, ("burger_basic", "burger_basic"))
+    level = kitchen(
+        ["#MCSPQW#", "#......#", "#..1...#", "#B.....#"], STATIONS, ("burger_basic", "burger_basic")
+    )
     fast, slow = solve(level, "paracook", 0.5), solve(level, "documented", 0.5)
     assert fast.done and slow.done
     assert fast.oct + 10 <= slow.oct
 
 
 def test_a_level_that_cannot_be_served_says_why():
-    level = kitchen(["#MCPW#",
-                     "#1...#"], STATIONS, ("burger_basic",))  # no stove, no bread
+    level = kitchen(["#MCPW#", "#1...#"], STATIONS, ("burger_basic",))  # no stove, no bread
     sol = solve(level, time_limit=0.1)
     assert not sol.done
     assert "bread" in sol.note or "pan" in sol.note
@@ -113,8 +121,7 @@ def test_a_level_that_cannot_be_served_says_why():
 
 def test_the_bound_is_met_where_the_plan_is_obviously_optimal():
     # one agent next to the lettuce: fetch (1 step), board, chop 4, plate, window
-    level = kitchen(["#LCPW#",
-                     "#1...#"], STATIONS, ("salad_basic",))
+    level = kitchen(["#LCPW#", "#1...#"], STATIONS, ("salad_basic",))
     sol = solve(level, time_limit=0.2)
     assert sol.done
     assert lower_bound(level).value == sol.oct

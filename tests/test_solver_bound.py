@@ -34,9 +34,13 @@ def test_bound_is_at_most_the_human_oct(case):
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(category=st.sampled_from(CATEGORIES), seed=st.integers(0, 10_000),
-       agents=st.integers(1, 3), orders=st.integers(1, 4),
-       rules=st.sampled_from(["paracook", "documented"]))
+@given(
+    category=st.sampled_from(CATEGORIES),
+    seed=st.integers(0, 10_000),
+    agents=st.integers(1, 3),
+    orders=st.integers(1, 4),
+    rules=st.sampled_from(["paracook", "documented"]),
+)
 def test_bound_is_at_most_the_planners_oct_on_generated_kitchens(category, seed, agents, orders, rules):
     task = SuiteTask(category, seed, agents, orders)
     level = task_level(task, generate_kitchen(category, seed))
@@ -46,9 +50,16 @@ def test_bound_is_at_most_the_planners_oct_on_generated_kitchens(category, seed,
 
 
 def test_waiting_longer_never_goes_below_the_bound():
-    level = kitchen(["#LCPW#", "#1...#"], {
-        "L": {"name": "dispenser1", "provides": "lettuce"}, "C": {"name": "chopping_board1"},
-        "P": {"name": "table1", "item": "plate"}, "W": {"name": "serving_window"}}, ("salad_basic",))
+    level = kitchen(
+        ["#LCPW#", "#1...#"],
+        {
+            "L": {"name": "dispenser1", "provides": "lettuce"},
+            "C": {"name": "chopping_board1"},
+            "P": {"name": "table1", "item": "plate"},
+            "W": {"name": "serving_window"},
+        },
+        ("salad_basic",),
+    )
     plan = solve(level, time_limit=0.1).plan
     for extra in range(4):
         slow = {a: [{"action": "Wait", "duration": extra}] + acts for a, acts in plan.items()}
@@ -58,11 +69,13 @@ def test_waiting_longer_never_goes_below_the_bound():
 
 def test_items_are_handed_over_through_counters_only_with_company():
     stations = {"A": {"name": "table1"}, "B": {"name": "table2"}, "C": {"name": "table3"}}
-    rows = ["#########",
-            "#B..A..C#",  # table1 splits the top row; round the bottom is 8 steps
-            "#.#####.#",
-            "#...1..2#",
-            "#########"]
+    rows = [
+        "#########",
+        "#B..A..C#",  # table1 splits the top row; round the bottom is 8 steps
+        "#.#####.#",
+        "#...1..2#",
+        "#########",
+    ]
     two = Carry(kitchen(rows, stations))
     one = Carry(kitchen([r.replace("2", ".") for r in rows], stations), handoffs=False)
     assert two.between("table2", "table3") == 2  # put on table1 from the left, taken on the right
@@ -70,10 +83,18 @@ def test_items_are_handed_over_through_counters_only_with_company():
 
 
 def test_bound_terms_explain_the_value():
-    level = kitchen(["#LCPW#", "#....#", "#1...#", "#KR..#"], {
-        "L": {"name": "dispenser1", "provides": "lettuce"}, "C": {"name": "chopping_board1"},
-        "P": {"name": "table1", "item": "plate"}, "W": {"name": "serving_window"},
-        "K": {"name": "sink"}, "R": {"name": "plate_return"}}, ("salad_basic",) * 3)
+    level = kitchen(
+        ["#LCPW#", "#....#", "#1...#", "#KR..#"],
+        {
+            "L": {"name": "dispenser1", "provides": "lettuce"},
+            "C": {"name": "chopping_board1"},
+            "P": {"name": "table1", "item": "plate"},
+            "W": {"name": "serving_window"},
+            "K": {"name": "sink"},
+            "R": {"name": "plate_return"},
+        },
+        ("salad_basic",) * 3,
+    )
     b = lower_bound(level)
     assert b.value == max(b.terms.values())
     assert b.terms["plates"] >= 2 * 16  # two wash cycles of 10 + 6 at least
@@ -84,30 +105,67 @@ def test_a_lone_agent_leaving_items_on_a_counter_stays_above_the_bound():
     # three lettuces on the counter, walks round once and chops and serves them on the far side:
     # its carrying is far less than three walks round, and the bound must allow for that
     from kitchens import it, mv, pr
-    stations = {"L": {"name": "dispenser1", "provides": "lettuce"}, "A": {"name": "table1"},
-                "B": {"name": "table2"}, "E": {"name": "table3"}, "C": {"name": "chopping_board1"},
-                "P": {"name": "table4", "item": "plate"}, "Q": {"name": "table5", "item": "plate"},
-                "R": {"name": "table6", "item": "plate"}, "W": {"name": "serving_window"}}
-    level = kitchen(["##########",
-                     "#L.A.PQ.##",
-                     "#..B.C.W##",
-                     "#..E.....#",
-                     "#..#R###.#",
-                     "#..#####.#",
-                     "#..#####.#",
-                     "#1.#####.#",
-                     "#........#",
-                     "##########"], stations, ("salad_basic",) * 3)
+
+    stations = {
+        "L": {"name": "dispenser1", "provides": "lettuce"},
+        "A": {"name": "table1"},
+        "B": {"name": "table2"},
+        "E": {"name": "table3"},
+        "C": {"name": "chopping_board1"},
+        "P": {"name": "table4", "item": "plate"},
+        "Q": {"name": "table5", "item": "plate"},
+        "R": {"name": "table6", "item": "plate"},
+        "W": {"name": "serving_window"},
+    }
+    level = kitchen(
+        [
+            "##########",
+            "#L.A.PQ.##",
+            "#..B.C.W##",
+            "#..E.....#",
+            "#..#R###.#",
+            "#..#####.#",
+            "#..#####.#",
+            "#1.#####.#",
+            "#........#",
+            "##########",
+        ],
+        stations,
+        ("salad_basic",) * 3,
+    )
 
     def chop_and_serve(tile, stash, plate, plate_tile):
-        return [mv(*tile), it(stash), mv(4, 2), it("chopping_board1"), pr("chopping_board1"),
-                it("chopping_board1"), mv(*plate_tile), it(plate), it(plate), mv(6, 2), it("serving_window")]
+        return [
+            mv(*tile),
+            it(stash),
+            mv(4, 2),
+            it("chopping_board1"),
+            pr("chopping_board1"),
+            it("chopping_board1"),
+            mv(*plate_tile),
+            it(plate),
+            it(plate),
+            mv(6, 2),
+            it("serving_window"),
+        ]
 
-    plan = {"agent1": [mv(2, 1), it("dispenser1"), it("table1"), it("dispenser1"), mv(2, 2), it("table2"),
-                       mv(2, 1), it("dispenser1"), mv(2, 3), it("table3")]
-            + chop_and_serve((4, 3), "table3", "table4", (4, 1))
-            + chop_and_serve((4, 2), "table2", "table5", (6, 2))
-            + chop_and_serve((4, 1), "table1", "table6", (4, 3))}
+    plan = {
+        "agent1": [
+            mv(2, 1),
+            it("dispenser1"),
+            it("table1"),
+            it("dispenser1"),
+            mv(2, 2),
+            it("table2"),
+            mv(2, 1),
+            it("dispenser1"),
+            mv(2, 3),
+            it("table3"),
+        ]
+        + chop_and_serve((4, 3), "table3", "table4", (4, 1))
+        + chop_and_serve((4, 2), "table2", "table5", (6, 2))
+        + chop_and_serve((4, 1), "table1", "table6", (4, 3))
+    }
     result = simulate(level, plan, record=False)
     assert result.done and result.time == 68
     assert lower_bound(level).value <= result.time

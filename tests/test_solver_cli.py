@@ -12,8 +12,9 @@ from game.replay import load_replay
 
 
 def solve_cli(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(ROOT / "main.py"), "solve", *args], cwd=cwd,
-                          capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "solve", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def burger_map() -> str:
@@ -22,23 +23,45 @@ def burger_map() -> str:
 
 def test_solve_writes_a_plan_the_run_command_accepts(tmp_path):
     plan, replay = tmp_path / "plan.json", tmp_path / "replay.json"
-    out = solve_cli(burger_map(), "--orders", "burger_cheese", "burger_basic", "--time-limit", "0.3",
-                    "--out", str(plan), "--replay", str(replay), "--json")
+    out = solve_cli(
+        burger_map(),
+        "--orders",
+        "burger_cheese",
+        "burger_basic",
+        "--time-limit",
+        "0.3",
+        "--out",
+        str(plan),
+        "--replay",
+        str(replay),
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)
     assert got["done"] and got["time"] == got["oct"] and got["lower_bound"] <= got["oct"]
     assert got["gap"] == round(got["oct"] / got["lower_bound"] - 1, 4)
-    run = subprocess.run([sys.executable, str(ROOT / "main.py"), "run", burger_map(), str(plan),
-                          "--orders", "burger_cheese", "burger_basic", "--json"],
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "run",
+            burger_map(),
+            str(plan),
+            "--orders",
+            "burger_cheese",
+            "burger_basic",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert run.returncode == 0 and json.loads(run.stdout)["time"] == got["oct"]
     rp = load_replay(replay)
     assert rp.result["done"] and rp.source["kind"] == "solver"
 
 
 def test_solve_prints_oct_bound_and_gap():
-    out = solve_cli(burger_map(), "--orders", "burger_cheese", "--time-limit", "0.2",
-                    "--rules", "documented")
+    out = solve_cli(burger_map(), "--orders", "burger_cheese", "--time-limit", "0.2", "--rules", "documented")
     assert out.returncode == 0, out.stderr
     assert "(documented), 1/1 orders served" in out.stdout
     assert "lower bound" in out.stdout and "gap" in out.stdout
@@ -87,7 +110,8 @@ def test_suite_run_is_saved_resumable_and_reported(tmp_path):
     assert {f: f.stat().st_mtime_ns for f in results} == before  # nothing solved twice
     clash = solve_cli("--suite", "tutorial", "--out", str(runs), "--time-limit", "0.2")
     assert clash.returncode == 2 and "time_limit" in clash.stderr
-    report = subprocess.run([sys.executable, str(ROOT / "main.py"), "report", str(runs)],
-                            capture_output=True, text=True)
+    report = subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "report", str(runs)], capture_output=True, text=True
+    )
     assert report.returncode == 0, report.stderr
     assert "solver" in report.stdout

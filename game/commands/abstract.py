@@ -18,15 +18,24 @@ HELP = "Abstract scheduling tasks: an LLM's answers scored (SR, pOCT, nOCT) agai
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("tasks", nargs="+", metavar="TASK",
-                   help="task files (abstract/<cat>/seed_<s>/orders_num_<n>.json) or folders of them")
+    p.add_argument(
+        "tasks",
+        nargs="+",
+        metavar="TASK",
+        help="task files (abstract/<cat>/seed_<s>/orders_num_<n>.json) or folders of them",
+    )
     p.add_argument("--model", help="model name as the endpoint knows it")
     p.add_argument("--optimum", action="store_true", help="only print each task's optimum (no model)")
     p.add_argument("--method", choices=ABSTRACT_METHODS, default="io", help="io or cot (default io)")
     p.add_argument("--agents", type=int, default=2, help="number of agents (default 2)")
     add_endpoint_arguments(p)
-    p.add_argument("--time-limit", type=float, default=10.0, metavar="S",
-                   help="CP-SAT time per task; an optimum not proven by then is marked (default 10)")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="CP-SAT time per task; an optimum not proven by then is marked (default 10)",
+    )
     p.add_argument("--out", metavar="runs/NAME", help="run folder (default runs/abstract-<model>-<method>)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -51,20 +60,31 @@ def run(args: argparse.Namespace) -> int:
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in args.model)
     out = Path(args.out or f"runs/abstract-{safe}-{args.method}")
     try:
-        open_run_folder(out, {"kind": "abstract", "model": args.model, "method": args.method,
-                              "agents": args.agents, "base_url": args.base_url,
-                              "temperature": args.temperature, "attempts": args.attempts})
+        open_run_folder(
+            out,
+            {
+                "kind": "abstract",
+                "model": args.model,
+                "method": args.method,
+                "agents": args.agents,
+                "base_url": args.base_url,
+                "temperature": args.temperature,
+                "attempts": args.attempts,
+            },
+        )
     except RunError as e:
         print(f"abstract: {e}", file=sys.stderr)
         return 2
     client = make_client(args, out / "log.jsonl")
-    runner = AbstractRun(client, args.method, out, args.attempts, args.concurrency, not args.no_progress,
-                         args.time_limit)
+    runner = AbstractRun(
+        client, args.method, out, args.attempts, args.concurrency, not args.no_progress, args.time_limit
+    )
     try:
         tally = asyncio.run(runner.run(tasks))
     except KeyboardInterrupt:
-        print(f"interrupted: finished tasks are saved in {out}; run the same command to resume",
-              file=sys.stderr)
+        print(
+            f"interrupted: finished tasks are saved in {out}; run the same command to resume", file=sys.stderr
+        )
         return 130
     print(tally.line())
     wanted = {t.id for t in tasks}

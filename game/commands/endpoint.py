@@ -12,27 +12,46 @@ from game.planners.llm.log import RunLog
 
 def add_endpoint_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (default: OpenAI)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
-                   help="environment variable holding the API key (default OPENAI_API_KEY)")
+    p.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
     p.add_argument("--concurrency", type=int, default=4, metavar="N", help="requests at once (default 4)")
     p.add_argument("--attempts", type=int, default=3, help="tries per task, with error feedback (default 3)")
     p.add_argument("--temperature", type=float, help="sampling temperature (default: the endpoint's)")
     p.add_argument("--max-tokens", type=int, help="cap on each reply's length")
     p.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per request (default 600)")
     p.add_argument("--retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
-    p.add_argument("--backoff", type=float, default=1.0, metavar="S",
-                   help="first retry delay, doubled each time (default 1)")
+    p.add_argument(
+        "--backoff",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="first retry delay, doubled each time (default 1)",
+    )
 
 
 def missing_key(args: argparse.Namespace, prog: str) -> str | None:
     """The message to print when no key is set and no local endpoint is named."""
     if args.base_url or os.environ.get(args.api_key_env):
         return None
-    return (f"{prog}: no API key: set the environment variable {args.api_key_env} (or name another "
-            f"with --api-key-env), or give --base-url for a local server")
+    return (
+        f"{prog}: no API key: set the environment variable {args.api_key_env} (or name another "
+        f"with --api-key-env), or give --base-url for a local server"
+    )
 
 
 def make_client(args: argparse.Namespace, log_path: Path) -> ChatClient:
     """The chat client the endpoint options describe, logging to `log_path`."""
-    return ChatClient(args.model, args.base_url, args.api_key_env, args.temperature, args.max_tokens,
-                      args.timeout, RetryPolicy(args.retries, args.backoff), RunLog(log_path))
+    return ChatClient(
+        args.model,
+        args.base_url,
+        args.api_key_env,
+        args.temperature,
+        args.max_tokens,
+        args.timeout,
+        RetryPolicy(args.retries, args.backoff),
+        RunLog(log_path),
+    )

@@ -17,8 +17,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("replay", help="a replay JSON")
     p.add_argument("out", help="OUT.gif, OUT.mp4 or OUT.png")
     p.add_argument("--fps", type=float, default=10, help="video frames per second (default 10)")
-    p.add_argument("--speed", type=float, default=2.0,
-                   help="kitchen time units per video second (default 2: a run of 60 lasts 30 s)")
+    p.add_argument(
+        "--speed",
+        type=float,
+        default=2.0,
+        help="kitchen time units per video second (default 2: a run of 60 lasts 30 s)",
+    )
     p.add_argument("--at", type=float, metavar="T", help="the moment a PNG shows")
     p.add_argument("--tile", type=int, default=48, help="pixels per kitchen tile (default 48)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -34,8 +38,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         replay = viewable(load_replay(args.replay), args.replay)
-        n = export_replay(replay, args.out, fps=args.fps, speed=args.speed, at=args.at, tile=args.tile,
-                          progress=not args.quiet)
+        n = export_replay(
+            replay,
+            args.out,
+            fps=args.fps,
+            speed=args.speed,
+            at=args.at,
+            tile=args.tile,
+            progress=not args.quiet,
+        )
     except (ReplayError, ExportError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2

@@ -20,14 +20,23 @@ HELP = "Plan levels with an LLM (any OpenAI-compatible endpoint); resumable."
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", required=True, help="model name as the endpoint knows it")
     p.add_argument("--method", choices=METHODS, default="io", help="planning method (default io)")
-    p.add_argument("--levels", nargs="+", required=True, metavar="SUITE_OR_PATH",
-                   help="suite names (suite, human24, tutorial) or level files; a ParaCook map "
-                        "needs its orders: map.json:dish1,dish2")
+    p.add_argument(
+        "--levels",
+        nargs="+",
+        required=True,
+        metavar="SUITE_OR_PATH",
+        help="suite names (suite, human24, tutorial) or level files; a ParaCook map "
+        "needs its orders: map.json:dish1,dish2",
+    )
     add_endpoint_arguments(p)
     p.add_argument("--max-steps", type=int, default=40, help="msreact: most steps per task (default 40)")
     p.add_argument("--shard", metavar="K/N", help="run only shard K of N (e.g. 2/4)")
-    p.add_argument("--out", default=None, metavar="runs/NAME",
-                   help="run folder (default runs/<model>-<method>); re-running resumes it")
+    p.add_argument(
+        "--out",
+        default=None,
+        metavar="runs/NAME",
+        help="run folder (default runs/<model>-<method>); re-running resumes it",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -46,20 +55,31 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else default_out(args.model, args.method)
     try:
         tasks = shard(resolve_levels(args.levels), args.shard)
-        open_run_folder(out, {"kind": "llm", "model": args.model, "method": args.method,
-                              "base_url": args.base_url, "temperature": args.temperature,
-                              "attempts": args.attempts, "levels": args.levels})
+        open_run_folder(
+            out,
+            {
+                "kind": "llm",
+                "model": args.model,
+                "method": args.method,
+                "base_url": args.base_url,
+                "temperature": args.temperature,
+                "attempts": args.attempts,
+                "levels": args.levels,
+            },
+        )
     except (TaskError, RunError) as e:
         print(f"llm: {e}", file=sys.stderr)
         return 2
     client = make_client(args, out / log_name(args.shard))
-    runner = LevelRun(client, args.method, out, args.attempts, args.max_steps, args.concurrency,
-                      not args.no_progress)
+    runner = LevelRun(
+        client, args.method, out, args.attempts, args.max_steps, args.concurrency, not args.no_progress
+    )
     try:
         tally = asyncio.run(runner.run(tasks))
     except KeyboardInterrupt:
-        print(f"interrupted: finished tasks are saved in {out}; run the same command to resume",
-              file=sys.stderr)
+        print(
+            f"interrupted: finished tasks are saved in {out}; run the same command to resume", file=sys.stderr
+        )
         return 130
     print(tally.line())
     print(f"results in {out} (python main.py report {out})")

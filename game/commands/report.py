@@ -27,8 +27,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if skipped:
-        print(f"note: skipped {len(skipped)} JSON value(s) that are not results, e.g. {skipped[0]}",
-              file=sys.stderr)
+        print(
+            f"note: skipped {len(skipped)} JSON value(s) that are not results, e.g. {skipped[0]}",
+            file=sys.stderr,
+        )
     if not runs:
         print("error: no results found", file=sys.stderr)
         return 2

@@ -18,7 +18,7 @@ HELP = "Run a plan in a level and print the result."
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("level", nargs="?", help="a ParaCook map JSON (needs --orders) or a level file")
-    p.add_argument("plan", nargs="?", help="plan JSON: {agent: [...]}, {\"plan\": ...} or a result")
+    p.add_argument("plan", nargs="?", help='plan JSON: {agent: [...]}, {"plan": ...} or a result')
     p.add_argument("--orders", nargs="+", metavar="DISH", help="dishes in order, e.g. salad_basic")
     p.add_argument("--rules", choices=sorted(RULESETS), help="rule set (default: the level's)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -98,8 +98,7 @@ def run_batch(path: Path, rules: str | None) -> int:
     return 0
 
 
-def batch_case(path: Path, n: int, line: str, rules: str | None,
-               cache: dict[tuple, Level]) -> dict[str, Any]:
+def batch_case(path: Path, n: int, line: str, rules: str | None, cache: dict[tuple, Level]) -> dict[str, Any]:
     where = f"{path}:{n}"
     try:
         case = json.loads(line)
@@ -114,8 +113,7 @@ def batch_case(path: Path, n: int, line: str, rules: str | None,
             cache[key] = load_level(level_path, orders)
         level = cache[key]
         plan = parse_plan(case["plan"], level.agent_names)
-        return simulate(level, plan, case.get("rules") or rules or level.rules,
-                        record=False).to_dict()
+        return simulate(level, plan, case.get("rules") or rules or level.rules, record=False).to_dict()
     except json.JSONDecodeError as e:
         return {"done": False, "error": f"{where}: not valid JSON ({e.msg}, column {e.colno})"}
     except (LevelError, PlanError, InputError, ValueError, TypeError) as e:

@@ -23,15 +23,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("level", nargs="?", help="a level file, or a ParaCook map JSON with --orders")
     p.add_argument("--orders", nargs="+", metavar="DISH", help="dishes in order, e.g. salad_basic")
     p.add_argument("--rules", choices=sorted(RULESETS), help="rule set (default: the level's)")
-    p.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT, metavar="S",
-                   help=f"seconds of search per level (default {DEFAULT_TIME_LIMIT:g}); the same "
-                        "limit always gives the same plan")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="S",
+        help=f"seconds of search per level (default {DEFAULT_TIME_LIMIT:g}); the same "
+        "limit always gives the same plan",
+    )
     p.add_argument("--out", metavar="PATH", help="write the plan JSON here (with --suite: the run folder)")
     p.add_argument("--replay", metavar="OUT.json", help="also save a replay of the plan")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--bound", action="store_true", help="only compute and print the lower bound")
-    p.add_argument("--suite", metavar="NAME", help="solve every level of a suite (or a folder of "
-                   "levels); needs --out; resumes where a previous run stopped")
+    p.add_argument(
+        "--suite",
+        metavar="NAME",
+        help="solve every level of a suite (or a folder of "
+        "levels); needs --out; resumes where a previous run stopped",
+    )
     p.add_argument("--jobs", type=int, default=1, metavar="N", help="with --suite: levels at once")
     p.add_argument("--no-progress", action="store_true", help="with --suite: no progress bar")
 
@@ -62,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         write_json(Path(args.out), sol.plan)
     if args.replay and sol.done:
         from game.replay import save_replay
+
         save_replay(args.replay, level, _parsed(sol), sol.result, source(sol, args.time_limit))
     if args.json:
         print(json.dumps({**sol.result.to_dict(), **sol.summary(), "plan": sol.plan}))
@@ -72,28 +82,42 @@ def run(args: argparse.Namespace) -> int:
 
 def _parsed(sol: Solution):
     from game.engine import parse_plan
+
     return parse_plan(sol.plan, sol.level.agent_names)
 
 
 def source(sol: Solution, time_limit: float) -> dict[str, Any]:
-    return {"kind": "solver", "method": "solver", "rules": sol.rules, "time_limit": time_limit,
-            "lower_bound": sol.bound.value if sol.bound.finite else None, "evaluations": sol.evaluations}
+    return {
+        "kind": "solver",
+        "method": "solver",
+        "rules": sol.rules,
+        "time_limit": time_limit,
+        "lower_bound": sol.bound.value if sol.bound.finite else None,
+        "evaluations": sol.evaluations,
+    }
 
 
 def describe(sol: Solution, args: argparse.Namespace) -> str:
     r = sol.result
     orders = len(r.finished_orders) + len(r.remaining_orders)
     if not sol.done:
-        return (f"no plan found ({sol.rules}): {sol.note or r.error}\n"
-                f"  lower bound on OCT: {sol.bound.describe()}")
-    lines = [f"OCT {r.time:g} ({sol.rules}), {len(r.finished_orders)}/{orders} orders served",
-             f"  lower bound {sol.bound.value}, gap {sol.gap:.1%}" if sol.gap is not None
-             else f"  lower bound {sol.bound.value}",
-             f"  searched {sol.evaluations} schedules in {sol.seconds:.1f} s"]
+        return (
+            f"no plan found ({sol.rules}): {sol.note or r.error}\n"
+            f"  lower bound on OCT: {sol.bound.describe()}"
+        )
+    lines = [
+        f"OCT {r.time:g} ({sol.rules}), {len(r.finished_orders)}/{orders} orders served",
+        f"  lower bound {sol.bound.value}, gap {sol.gap:.1%}"
+        if sol.gap is not None
+        else f"  lower bound {sol.bound.value}",
+        f"  searched {sol.evaluations} schedules in {sol.seconds:.1f} s",
+    ]
     for agent in r.agent_progress:
-        lines.append(f"  {agent}: {r.agent_progress[agent]} actions, "
-                     f"moving {r.agent_moving_time[agent]:g}, processing {r.agent_processing_time[agent]:g}, "
-                     f"waiting {r.agent_waiting_time[agent]:g}")
+        lines.append(
+            f"  {agent}: {r.agent_progress[agent]} actions, "
+            f"moving {r.agent_moving_time[agent]:g}, processing {r.agent_processing_time[agent]:g}, "
+            f"waiting {r.agent_waiting_time[agent]:g}"
+        )
     if args.out:
         lines.append(f"  plan written to {args.out}")
     if args.replay:
@@ -123,17 +147,31 @@ def run_suite(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     out = Path(args.out)
-    settings = {"kind": "solver", "method": "solver", "suite": args.suite, "rules": args.rules,
-                "time_limit": args.time_limit}
+    settings = {
+        "kind": "solver",
+        "method": "solver",
+        "suite": args.suite,
+        "rules": args.rules,
+        "time_limit": args.time_limit,
+    }
     clash = check_run_folder(out, settings)
     if clash:
         print(f"error: {clash}", file=sys.stderr)
         return 2
     todo = [t for t in tasks if not finished(out / RESULTS / f"{file_stem(t.id)}.json")]
-    jobs = [(t.id, t.source, t.level.to_dict(), args.rules, args.time_limit, str(out),
-             file_stem(t.id)) for t in todo]
-    bar = tqdm(total=len(tasks), initial=len(tasks) - len(todo), desc=f"solve {args.suite}",
-               unit="level", disable=args.no_progress, file=sys.stderr, dynamic_ncols=True)
+    jobs = [
+        (t.id, t.source, t.level.to_dict(), args.rules, args.time_limit, str(out), file_stem(t.id))
+        for t in todo
+    ]
+    bar = tqdm(
+        total=len(tasks),
+        initial=len(tasks) - len(todo),
+        desc=f"solve {args.suite}",
+        unit="level",
+        disable=args.no_progress,
+        file=sys.stderr,
+        dynamic_ncols=True,
+    )
     failed = []
     try:
         if args.jobs > 1:
@@ -152,8 +190,10 @@ def run_suite(args: argparse.Namespace) -> int:
                     failed.append(task_id)
     except KeyboardInterrupt:
         bar.close()
-        print(f"interrupted: finished levels are saved in {out}; run the same command to resume",
-              file=sys.stderr)
+        print(
+            f"interrupted: finished levels are saved in {out}; run the same command to resume",
+            file=sys.stderr,
+        )
         return 130
     bar.close()
     print(suite_summary(out))
@@ -172,8 +212,10 @@ def check_run_folder(out: Path, settings: dict[str, Any]) -> str | None:
             return f"{path}: cannot read it ({e})"
         for key in ("kind", "suite", "rules", "time_limit"):
             if old.get(key) != settings.get(key):
-                return (f"{out} holds a run with {key} {old.get(key)!r}, not {settings.get(key)!r}; "
-                        f"choose another --out folder")
+                return (
+                    f"{out} holds a run with {key} {old.get(key)!r}, not {settings.get(key)!r}; "
+                    f"choose another --out folder"
+                )
         return None
     write_json(path, settings)
     return None
@@ -204,11 +246,18 @@ def save_solution(job: tuple) -> tuple[str, bool, str]:
     level = Level.from_dict(level_data)
     sol = solve(level, rules, time_limit, record=True)
     out_dir = Path(out)
-    replay = save_replay(out_dir / REPLAYS / f"{stem}.json", level, _parsed(sol), sol.result,
-                         source(sol, time_limit))
+    replay = save_replay(
+        out_dir / REPLAYS / f"{stem}.json", level, _parsed(sol), sol.result, source(sol, time_limit)
+    )
     record = sol.result.to_dict()
-    record.update(task=task_info(level, task_id), plan=sol.plan, method="solver", level=src,
-                  replay=os.path.relpath(replay, out_dir), **sol.summary())
+    record.update(
+        task=task_info(level, task_id),
+        plan=sol.plan,
+        method="solver",
+        level=src,
+        replay=os.path.relpath(replay, out_dir),
+        **sol.summary(),
+    )
     write_json(out_dir / RESULTS / f"{stem}.json", record)
     line = f"{task_id}: OCT {sol.oct:g}, bound {sol.bound.value}" if sol.done else f"{task_id}: failed"
     return task_id, sol.done, line

@@ -95,8 +95,7 @@ class Container:
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"kind": self.kind, "contents": [i.to_dict() for i in self.contents]}
         if self.is_cookware:
-            d.update(processed=self.processed, required=self.required, stamp=self.stamp,
-                     cooking=self.cooking)
+            d.update(processed=self.processed, required=self.required, stamp=self.stamp, cooking=self.cooking)
             if self.cooked_at is not None:
                 d["cooked_at"] = self.cooked_at
         return d

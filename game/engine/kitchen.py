@@ -19,8 +19,21 @@ RETURN_DELAY = 10
 
 class AgentState:
     __slots__ = (
-        "name", "pos", "held", "finished", "queue", "next", "current", "current_index",
-        "start", "end", "registered", "moving", "processing", "waiting", "total",
+        "name",
+        "pos",
+        "held",
+        "finished",
+        "queue",
+        "next",
+        "current",
+        "current_index",
+        "start",
+        "end",
+        "registered",
+        "moving",
+        "processing",
+        "waiting",
+        "total",
     )
 
     def __init__(self, name: str, pos: Pos, queue: tuple[Action, ...]):
@@ -65,7 +78,9 @@ class Kitchen:
         self.can_use: dict[str, list[str]] = opts.get("can_use") or {}
         # progress: required (name, state) counts over all orders, and what the run achieved
         self.need: Counter[tuple[str, str]] = Counter(
-            (i.item, i.state) for o in level.orders if o in level.recipe_book
+            (i.item, i.state)
+            for o in level.orders
+            if o in level.recipe_book
             for i in level.recipe_book[o].ingredients
         )
         self.reached: Counter[tuple[str, str]] = Counter()
@@ -111,8 +126,10 @@ class Kitchen:
         allowed = self.can_use.get(agent.name)
         if allowed is None or station is None or station.kind in allowed:
             return
-        raise ActionFailed(E.NOT_ALLOWED, f"{agent.name} may not use {station.kind}s "
-                                          f"(allowed: {', '.join(allowed) or 'nothing'})")
+        raise ActionFailed(
+            E.NOT_ALLOWED,
+            f"{agent.name} may not use {station.kind}s (allowed: {', '.join(allowed) or 'nothing'})",
+        )
 
     def resolve(self, agent: AgentState, target: str) -> Station | None:
         """The station an Interact/Process names (None for a wall), with existence and
@@ -130,9 +147,7 @@ class Kitchen:
         x, y = agent.pos
         cells = [station.pos] if station is not None else self.level.walls
         if not any(abs(cx - x) + abs(cy - y) == 1 for cx, cy in cells):
-            raise ActionFailed(
-                E.NOT_ADJACENT, f"{agent.name} at ({x}, {y}) is not next to {target}"
-            )
+            raise ActionFailed(E.NOT_ADJACENT, f"{agent.name} at ({x}, {y}) is not next to {target}")
 
     def check_free(self, agent: AgentState, station: Station | None) -> None:
         if station is None:
@@ -142,9 +157,7 @@ class Kitchen:
             raise ActionFailed(E.STATION_IN_USE, f"{station.name} is in use by {user}")
 
     def is_exclusive(self, station: Station) -> bool:
-        return station.kind == "chopping_board" or (
-            station.kind == "sink" and self.rules.exclusive_sinks
-        )
+        return station.kind == "chopping_board" or (station.kind == "sink" and self.rules.exclusive_sinks)
 
     def process_time(self, station: Station | None, target: str) -> int:
         kind = station.kind if station is not None else "wall"
@@ -221,8 +234,7 @@ class Kitchen:
             agent.held, self.surface[name] = top, None
         elif top is None:
             if not (isinstance(held, Container) and held.is_cookware):
-                raise ActionFailed(E.BAD_INTERACT, f"{name} takes only a pot or a pan, "
-                                                   f"not {describe(held)}")
+                raise ActionFailed(E.BAD_INTERACT, f"{name} takes only a pot or a pan, not {describe(held)}")
             if self.rules.cooking_pauses_off_stove and held.cooking:
                 held.stamp = now  # the time off the stove does not count
             self.surface[name], agent.held = held, None
@@ -232,9 +244,7 @@ class Kitchen:
         elif isinstance(held, Container) and held.kind == "plate" and isinstance(top, Container):
             self.move_contents(top, held)
         else:
-            raise ActionFailed(
-                E.BAD_INTERACT, f"cannot use {describe(held)} with {describe(top)} on {name}"
-            )
+            raise ActionFailed(E.BAD_INTERACT, f"cannot use {describe(held)} with {describe(top)} on {name}")
 
     def sink_rule(self, agent: AgentState, name: str) -> None:
         held, top = agent.held, self.surface[name]
@@ -246,8 +256,9 @@ class Kitchen:
             self.surface[name], agent.held = held, None
         else:
             raise ActionFailed(
-                E.BAD_INTERACT, f"{name} takes only a dirty plate into an empty sink, "
-                                f"not {describe(held)} (sink holds {describe(top)})"
+                E.BAD_INTERACT,
+                f"{name} takes only a dirty plate into an empty sink, "
+                f"not {describe(held)} (sink holds {describe(top)})",
             )
 
     def take_dirty_plate(self, agent: AgentState, name: str) -> None:
@@ -263,8 +274,7 @@ class Kitchen:
         if now <= 0:
             raise ActionFailed(E.SERVE_TOO_EARLY, "nothing can be served at time 0")
         if not (isinstance(held, Container) and held.kind == "plate"):
-            raise ActionFailed(E.NOT_A_PLATE, f"serving needs a plate, {agent.name} holds "
-                                              f"{describe(held)}")
+            raise ActionFailed(E.NOT_A_PLATE, f"serving needs a plate, {agent.name} holds {describe(held)}")
         if not self.remaining:
             raise ActionFailed(E.NO_ORDER_LEFT, "every order is already served")
         want = self.remaining[0]
@@ -273,8 +283,8 @@ class Kitchen:
         if recipe is None or have != recipe.signature():
             need = ", ".join(recipe.signature()) if recipe else "?"
             raise ActionFailed(
-                E.WRONG_DISH, f"the plate ({', '.join(have) or 'empty'}) is not the next order "
-                              f"{want} ({need})"
+                E.WRONG_DISH,
+                f"the plate ({', '.join(have) or 'empty'}) is not the next order {want} ({need})",
             )
         self.check_fresh(want, held, now)
         agent.held = None
@@ -288,8 +298,9 @@ class Kitchen:
         if times and now - min(times) > self.serve_within:
             late = now - min(times) - self.serve_within
             raise ActionFailed(
-                E.STALE_DISH, f"{dish} is {late:g} too late: first prepared at t={min(times):g}, "
-                              f"it had to be served within {self.serve_within:g}"
+                E.STALE_DISH,
+                f"{dish} is {late:g} too late: first prepared at t={min(times):g}, "
+                f"it had to be served within {self.serve_within:g}",
             )
 
     def trash(self, agent: AgentState) -> None:
@@ -308,8 +319,9 @@ class Kitchen:
         if not container.accepts(ing):
             raise ActionFailed(E.COOKWARE_REJECTS, f"a {container.kind} does not take {ing!r}")
         if container.is_cookware and any(i.state == "burnt" for i in container.contents):
-            raise ActionFailed(E.COOKWARE_REJECTS, f"the {container.kind} holds burnt food: "
-                                                   "throw it away at a trash first")
+            raise ActionFailed(
+                E.COOKWARE_REJECTS, f"the {container.kind} holds burnt food: throw it away at a trash first"
+            )
         container.add(ing, now)
         container.cooked_at = None
         if container.kind == "plate":
@@ -331,8 +343,9 @@ class Kitchen:
         top = self.surface.get(name)
         if kind == "chopping_board":
             if not (isinstance(top, Ingredient) and top.state == "raw"):
-                raise ActionFailed(E.PROCESS_FAILED, f"nothing raw to chop on {name} "
-                                                     f"(it holds {describe(top)})")
+                raise ActionFailed(
+                    E.PROCESS_FAILED, f"nothing raw to chop on {name} (it holds {describe(top)})"
+                )
             top.state = "chopped"
             self.reached[(top.name, "chopped")] += 1
             if self.serve_within is not None:

@@ -100,9 +100,7 @@ class Recipe:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Recipe:
-        ings = tuple(
-            RecipeIngredient(i["item"], i["state"], i.get("cookware")) for i in d["ingredients"]
-        )
+        ings = tuple(RecipeIngredient(i["item"], i["state"], i.get("cookware")) for i in d["ingredients"])
         return cls(d["name"], d.get("recipe", ""), ings, d.get("category", ""))
 
 
@@ -153,9 +151,7 @@ class Level:
     def blocked(self) -> frozenset[Pos]:
         cells = self._cache.get("blocked")
         if cells is None:
-            cells = self._cache["blocked"] = frozenset(
-                [s.pos for s in self.stations] + list(self.walls)
-            )
+            cells = self._cache["blocked"] = frozenset([s.pos for s in self.stations] + list(self.walls))
         return cells
 
     def in_bounds(self, pos: Pos) -> bool:
@@ -243,8 +239,9 @@ class Level:
         return {
             "map": self.to_paracook_map(),
             "orders": list(self.orders),
-            "recipes": [self.recipe_book[n].to_dict() for n in dict.fromkeys(self.orders)
-                        if n in self.recipe_book],
+            "recipes": [
+                self.recipe_book[n].to_dict() for n in dict.fromkeys(self.orders) if n in self.recipe_book
+            ],
             "rules": self.rules,
             "title": self.title,
             "description": self.description,
@@ -267,15 +264,31 @@ class Level:
 
     def replace(self, **changes: Any) -> Level:
         """A copy with some fields changed (and fresh caches)."""
-        fields = {f: getattr(self, f) for f in (
-            "name", "width", "height", "agents", "stations", "walls", "orders", "recipes",
-            "rules", "title", "description", "meta", "options")}
+        fields = {
+            f: getattr(self, f)
+            for f in (
+                "name",
+                "width",
+                "height",
+                "agents",
+                "stations",
+                "walls",
+                "orders",
+                "recipes",
+                "rules",
+                "title",
+                "description",
+                "meta",
+                "options",
+            )
+        }
         fields.update(changes)
         return Level(**fields)
 
     def with_orders(self, orders: Iterable[str], recipes: Iterable[Recipe] | None = None) -> Level:
-        return self.replace(orders=tuple(orders),
-                            recipes=tuple(recipes) if recipes is not None else self.recipes)
+        return self.replace(
+            orders=tuple(orders), recipes=tuple(recipes) if recipes is not None else self.recipes
+        )
 
     def with_rules(self, rules: str) -> Level:
         return self.replace(rules=rules)
@@ -297,9 +310,7 @@ def level_from_map(
         if t["type"] == "obstacle":
             walls.append((int(t["x"]), int(t["y"])))
         else:
-            stations.append(
-                Station(t["name"], int(t["x"]), int(t["y"]), t.get("provides"), t.get("item"))
-            )
+            stations.append(Station(t["name"], int(t["x"]), int(t["y"]), t.get("provides"), t.get("item")))
     agents = tuple(AgentStart(a["name"], int(a["x"]), int(a["y"])) for a in data["agents"])
     return Level(
         name=data.get("name", "kitchen"),

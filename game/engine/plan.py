@@ -55,28 +55,30 @@ def _is_int(v: Any) -> bool:
 def parse_action(raw: Any, where: str) -> Action:
     """Check one action's form; raise PlanError naming `where` and the field at fault."""
     if not isinstance(raw, Mapping):
-        raise PlanError([f"{where}: an action must be an object like {{\"action\": \"Wait\"}}, "
-                         f"got {json.dumps(raw)[:60]}"])
+        raise PlanError(
+            [f'{where}: an action must be an object like {{"action": "Wait"}}, got {json.dumps(raw)[:60]}']
+        )
     name = raw.get("action")
     if name not in ACTION_NAMES:
-        raise PlanError([f"{where}: field 'action' must be one of {', '.join(ACTION_NAMES)}, "
-                         f"got {json.dumps(name)[:60]}"])
+        raise PlanError(
+            [f"{where}: field 'action' must be one of {', '.join(ACTION_NAMES)}, got {json.dumps(name)[:60]}"]
+        )
     where = f"{where} ({name})"
     if name == "MoveTo":
         if "target" not in raw:
             raise PlanError([f"{where}: field 'target' is missing (expected [x, y])"])
         t = raw["target"]
         if not (isinstance(t, (list, tuple)) and len(t) == 2 and all(_is_int(v) for v in t)):
-            raise PlanError([f"{where}: field 'target' must be [x, y] with two whole numbers, "
-                             f"got {json.dumps(t)[:60]}"])
+            raise PlanError(
+                [f"{where}: field 'target' must be [x, y] with two whole numbers, got {json.dumps(t)[:60]}"]
+            )
         return Action("MoveTo", (t[0], t[1]))
     if name in ("Interact", "Process"):
         if "target" not in raw:
             raise PlanError([f"{where}: field 'target' is missing (expected a station name)"])
         t = raw["target"]
         if not isinstance(t, str):
-            raise PlanError([f"{where}: field 'target' must be a station name, "
-                             f"got {json.dumps(t)[:60]}"])
+            raise PlanError([f"{where}: field 'target' must be a station name, got {json.dumps(t)[:60]}"])
         return Action(name, t)
     if name == "Wait":
         return Action("Wait", duration=raw.get("duration", 1))

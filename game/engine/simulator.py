@@ -36,8 +36,7 @@ class Simulation:
 
     # -- one agent's actions ------------------------------------------------------------
     def fail(self, agent: AgentState, index: int, action: Action, exc: ActionFailed) -> _Stop:
-        return _Stop(ErrorDetail(agent.name, index, action.to_dict(), self.now, exc.kind,
-                                 exc.reason))
+        return _Stop(ErrorDetail(agent.name, index, action.to_dict(), self.now, exc.kind, exc.reason))
 
     def start(self, agent: AgentState, action: Action) -> float:
         """Run the start-time checks; return the action's duration."""
@@ -133,15 +132,13 @@ class Simulation:
             self.complete(agent)
 
     # -- recording ----------------------------------------------------------------------
-    def _open_span(self, agent: AgentState, index: int, action: Action, duration: float,
-                   status: str) -> None:
+    def _open_span(self, agent: AgentState, index: int, action: Action, duration: float, status: str) -> None:
         if self.timeline is None:
             return
         path = None
         if action.name == "MoveTo" and status == "running":
             path = [list(p) for p in self.level.path(agent.pos, action.target) or ()]
-        span = ActionSpan(agent.name, index, action.to_dict(), self.now, self.now + duration,
-                          status, path)
+        span = ActionSpan(agent.name, index, action.to_dict(), self.now, self.now + duration, status, path)
         self.timeline.spans.append(span)
         if status == "running":
             self.spans[agent.name] = span

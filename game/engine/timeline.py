@@ -25,16 +25,23 @@ class ActionSpan:
     path: list[list[int]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d = {"agent": self.agent, "index": self.index, "action": self.action,
-             "start": self.start, "end": self.end, "status": self.status}
+        d = {
+            "agent": self.agent,
+            "index": self.index,
+            "action": self.action,
+            "start": self.start,
+            "end": self.end,
+            "status": self.status,
+        }
         if self.path is not None:
             d["path"] = self.path
         return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ActionSpan:
-        return cls(d["agent"], d["index"], d["action"], d["start"], d["end"],
-                   d.get("status", "done"), d.get("path"))
+        return cls(
+            d["agent"], d["index"], d["action"], d["start"], d["end"], d.get("status", "done"), d.get("path")
+        )
 
 
 def state_delta(old: State, new: State) -> State:

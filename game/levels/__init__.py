@@ -13,8 +13,9 @@ from .paracook import level_from_paracook
 from .validate import check_level
 
 
-def load_level(path: str | Path, orders: list[str] | tuple[str, ...] | None = None,
-               rules: str | None = None) -> Level:
+def load_level(
+    path: str | Path, orders: list[str] | tuple[str, ...] | None = None, rules: str | None = None
+) -> Level:
     """Load a level file. A ParaCook map JSON needs `orders`; a project YAML level carries
     its own (given `orders` replace them). Raises LevelError naming the file and field."""
     path = Path(path)
@@ -48,5 +49,12 @@ def load_level(path: str | Path, orders: list[str] | tuple[str, ...] | None = No
     return level
 
 
-__all__ = ["LEVELS_DIR", "LevelError", "check_level", "dish_name", "load_catalog", "load_level",
-           "resolve_orders"]
+__all__ = [
+    "LEVELS_DIR",
+    "LevelError",
+    "check_level",
+    "dish_name",
+    "load_catalog",
+    "load_level",
+    "resolve_orders",
+]

@@ -41,13 +41,15 @@ def dish_name(order: str) -> str:
     return order.rsplit("/", 1)[-1]
 
 
-def resolve_orders(orders: list[str] | tuple[str, ...], source: str,
-                   catalog: dict[str, Recipe] | None = None) -> tuple[tuple[str, ...], tuple[Recipe, ...]]:
+def resolve_orders(
+    orders: list[str] | tuple[str, ...], source: str, catalog: dict[str, Recipe] | None = None
+) -> tuple[tuple[str, ...], tuple[Recipe, ...]]:
     """Dish names and their recipes; an unknown dish is a LevelError naming its position."""
     book = load_catalog() if catalog is None else catalog
     names = tuple(dish_name(o) for o in orders)
-    unknown = [f"orders[{i}]: no dish called {n!r} in the catalog" for i, n in enumerate(names)
-               if n not in book]
+    unknown = [
+        f"orders[{i}]: no dish called {n!r} in the catalog" for i, n in enumerate(names) if n not in book
+    ]
     if unknown:
         raise LevelError(source, unknown)
     return names, tuple(book[n] for n in dict.fromkeys(names))

@@ -9,5 +9,8 @@ class LevelError(ValueError):
     def __init__(self, source: str, problems: list[str]):
         self.source = source
         self.problems = problems
-        super().__init__(f"{source}: " + "; ".join(problems) if len(problems) == 1 else
-                         f"{source}:\n" + "\n".join(f"  - {p}" for p in problems))
+        super().__init__(
+            f"{source}: " + "; ".join(problems)
+            if len(problems) == 1
+            else f"{source}:\n" + "\n".join(f"  - {p}" for p in problems)
+        )

@@ -17,8 +17,11 @@ def level_files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.suffix in (".yaml", ".yml") and f.is_file()
-                          and f.resolve() != CATALOG_PATH)
+            out += sorted(
+                f
+                for f in p.rglob("*")
+                if f.suffix in (".yaml", ".yml") and f.is_file() and f.resolve() != CATALOG_PATH
+            )
         elif p.is_file():
             out.append(p)
         else:

@@ -58,23 +58,30 @@ def level_from_yaml(text: str, source: str) -> Level:
     width = len(rows[0][1]) if rows else 0
     walls = _place(rows, width, keys, problems)
     orders = _orders(fields.get("orders"), problems, root)
-    text_fields = {k: _string(fields.get(k), k, problems, default)
-                   for k, default in (("title", ""), ("description", ""), ("name", "kitchen"),
-                                      ("rules", "paracook"))}
+    text_fields = {
+        k: _string(fields.get(k), k, problems, default)
+        for k, default in (("title", ""), ("description", ""), ("name", "kitchen"), ("rules", "paracook"))
+    }
     meta = _meta(fields.get("meta"), problems)
     options, option_nodes = _options(fields.get("options"), problems)
     problems.raise_any()
     book = load_catalog()
     level = Level(
-        name=text_fields["name"], width=width, height=len(rows),
-        agents=tuple(AgentStart(n, *k.cells[0]) for k in keys.values() if k.kind == "agent"
-                     for n in k.names),
-        stations=tuple(Station(k.names[0], *k.cells[0], k.provides, k.item) for k in keys.values()
-                       if k.kind == "station"),
-        walls=tuple(walls), orders=tuple(orders),
+        name=text_fields["name"],
+        width=width,
+        height=len(rows),
+        agents=tuple(AgentStart(n, *k.cells[0]) for k in keys.values() if k.kind == "agent" for n in k.names),
+        stations=tuple(
+            Station(k.names[0], *k.cells[0], k.provides, k.item) for k in keys.values() if k.kind == "station"
+        ),
+        walls=tuple(walls),
+        orders=tuple(orders),
         recipes=tuple(book[n] for n in dict.fromkeys(orders)),
-        rules=text_fields["rules"], title=text_fields["title"],
-        description=text_fields["description"], meta=meta, options=options,
+        rules=text_fields["rules"],
+        title=text_fields["title"],
+        description=text_fields["description"],
+        meta=meta,
+        options=options,
     )
     _check(level, keys, fields, option_nodes, problems)
     problems.raise_any()
@@ -144,8 +151,11 @@ def _grid_rows(node: yaml.Node, problems: Problems) -> list[tuple[int, list[str]
     elif isinstance(node, yaml.SequenceNode) and all(isinstance(n, yaml.ScalarNode) for n in node.value):
         rows = [(line(n), str(n.value).split()) for n in node.value]
     else:
-        problems.add(node, "grid", "write the rows as a block ('grid: |' then one row per line) "
-                     "or as a list of strings")
+        problems.add(
+            node,
+            "grid",
+            "write the rows as a block ('grid: |' then one row per line) or as a list of strings",
+        )
         return []
     if not rows or not rows[0][1]:
         problems.add(node, "grid", "is empty")
@@ -194,8 +204,11 @@ def _legend_entry(token: str, node: yaml.Node, where: str, problems: Problems) -
         return Key(token, "agent", n, [v["agent"]])
     unknown = [k for k in v if k not in STATION_KEYS]
     if unknown:
-        problems.add(node, where, f"unknown field {unknown[0]!r} (a station has "
-                     f"{', '.join(STATION_KEYS)}; an agent has agent)")
+        problems.add(
+            node,
+            where,
+            f"unknown field {unknown[0]!r} (a station has {', '.join(STATION_KEYS)}; an agent has agent)",
+        )
         return None
     bad = [k for k in STATION_KEYS if k in v and not isinstance(v[k], str)]
     if "station" not in v or bad:
@@ -204,8 +217,9 @@ def _legend_entry(token: str, node: yaml.Node, where: str, problems: Problems) -
     return Key(token, "station", n, [v["station"]], v.get("provides"), v.get("item"))
 
 
-def _place(rows: list[tuple[int, list[str]]], width: int, keys: dict[str, Key],
-           problems: Problems) -> list[tuple[int, int]]:
+def _place(
+    rows: list[tuple[int, list[str]]], width: int, keys: dict[str, Key], problems: Problems
+) -> list[tuple[int, int]]:
     """Record each key's cells; returns the walls in map order."""
     plain_walls: list[tuple[int, int]] = []
     for y, (n, cells) in enumerate(rows):
@@ -249,8 +263,13 @@ def _orders(node: yaml.Node | None, problems: Problems, root: yaml.Node) -> list
     return names
 
 
-def _check(level: Level, keys: dict[str, Key], fields: dict[str, yaml.Node],
-           option_nodes: dict[str, yaml.Node], problems: Problems) -> None:
+def _check(
+    level: Level,
+    keys: dict[str, Key],
+    fields: dict[str, yaml.Node],
+    option_nodes: dict[str, yaml.Node],
+    problems: Problems,
+) -> None:
     """The checks all formats share, reported at the legend entry or field they concern."""
     places = {
         "station": [(k.line, k.token) for k in keys.values() if k.kind == "station"],

@@ -13,10 +13,26 @@ from game.engine import Level
 FLOOR, WALL = "..", "##"
 # Cell codes: a numbered station is its kind's letter and number (D1, C2); one without a number
 # gets two letters (SW for serving_window).
-KIND_LETTER = {"dispenser": "D", "chopping_board": "C", "stove": "S", "table": "T",
-               "serving_window": "W", "sink": "K", "plate_return": "P", "trash": "X"}
-KIND_PAIR = {"dispenser": "DI", "chopping_board": "CB", "stove": "ST", "table": "TA",
-             "serving_window": "SW", "sink": "SK", "plate_return": "PR", "trash": "TR"}
+KIND_LETTER = {
+    "dispenser": "D",
+    "chopping_board": "C",
+    "stove": "S",
+    "table": "T",
+    "serving_window": "W",
+    "sink": "K",
+    "plate_return": "P",
+    "trash": "X",
+}
+KIND_PAIR = {
+    "dispenser": "DI",
+    "chopping_board": "CB",
+    "stove": "ST",
+    "table": "TA",
+    "serving_window": "SW",
+    "sink": "SK",
+    "plate_return": "PR",
+    "trash": "TR",
+}
 _BARE = re.compile(r"^[A-Za-z_][A-Za-z0-9_./-]*$")
 _BARE_TEXT = re.compile(r"^[A-Za-z][A-Za-z0-9 ,.'!?()-]*[A-Za-z0-9.!?)]$")
 _BARE_KEY = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
@@ -52,10 +68,16 @@ def text_field(key: str, v: str) -> list[str]:
         if " ".join(lines) == v:
             return [f"{key}: >-"] + [f"  {s}" for s in lines]
     body = v[:-1] if v.endswith("\n") else v
-    if (body and not body.startswith((" ", "\t")) and not body.endswith("\n") and "\r" not in body
-            and all(s == s.rstrip() for s in body.split("\n"))):
+    if (
+        body
+        and not body.startswith((" ", "\t"))
+        and not body.endswith("\n")
+        and "\r" not in body
+        and all(s == s.rstrip() for s in body.split("\n"))
+    ):
         return [f"{key}: {'|' if v.endswith(chr(10)) else '|-'}"] + [
-            f"  {s}" if s else "" for s in body.split("\n")]
+            f"  {s}" if s else "" for s in body.split("\n")
+        ]
     return [f"{key}: {json.dumps(v, ensure_ascii=False)}"]
 
 
@@ -98,8 +120,11 @@ def _cells(level: Level) -> tuple[dict[tuple[int, int], str], list[str]]:
     agent_cells: dict[tuple[int, int], list[str]] = {}
     for a in level.agents:
         m = re.fullmatch(r"agent(\d)", a.name)
-        token = "a" + m.group(1) if m and "a" + m.group(1) not in used else next(
-            t for t in _spare_tokens("a") if t not in used)
+        token = (
+            "a" + m.group(1)
+            if m and "a" + m.group(1) not in used
+            else next(t for t in _spare_tokens("a") if t not in used)
+        )
         used.add(token)
         agent_cells.setdefault(a.pos, []).append(token)
         legend.append(f"  {_key(token)}: {scalar({'agent': a.name})}")
@@ -108,8 +133,11 @@ def _cells(level: Level) -> tuple[dict[tuple[int, int], str], list[str]]:
     for s in level.stations:
         token = _station_token(s.name, s.kind, used)
         draw(s.pos, token, f"station {s.name}")
-        entry = {"station": s.name, **({"provides": s.provides} if s.provides is not None else {}),
-                 **({"item": s.item} if s.item is not None else {})}
+        entry = {
+            "station": s.name,
+            **({"provides": s.provides} if s.provides is not None else {}),
+            **({"item": s.item} if s.item is not None else {}),
+        }
         legend.append(f"  {_key(token)}: {scalar(entry)}")
     for pos, token in zip(level.walls, _wall_tokens(level.walls), strict=True):
         draw(pos, token, "a wall")

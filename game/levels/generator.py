@@ -84,13 +84,21 @@ def generate_kitchen(category: str, seed: int) -> Level:
     on_border = border_stations(category)
     for _ in range(MAX_TRIES):
         spots, tables, walls, agents = _layout(rng, len(on_border))
-        stations = [Station(s.name, x, y, s.provides, s.item)
-                    for s, (x, y) in zip(on_border, spots, strict=True)]
-        stations += [Station(f"table{i}", x, y, item="plate" if i <= PLATES else None)
-                     for i, (x, y) in enumerate(tables, 1)]
-        level = Level(name="kitchen", width=WIDTH, height=HEIGHT,
-                      agents=tuple(AgentStart(f"agent{i}", x, y) for i, (x, y) in enumerate(agents, 1)),
-                      stations=tuple(stations), walls=tuple(walls))
+        stations = [
+            Station(s.name, x, y, s.provides, s.item) for s, (x, y) in zip(on_border, spots, strict=True)
+        ]
+        stations += [
+            Station(f"table{i}", x, y, item="plate" if i <= PLATES else None)
+            for i, (x, y) in enumerate(tables, 1)
+        ]
+        level = Level(
+            name="kitchen",
+            width=WIDTH,
+            height=HEIGHT,
+            agents=tuple(AgentStart(f"agent{i}", x, y) for i, (x, y) in enumerate(agents, 1)),
+            stations=tuple(stations),
+            walls=tuple(walls),
+        )
         if _fully_reachable(level):
             return level
     raise RuntimeError(f"no usable {category} kitchen for seed {seed} in {MAX_TRIES} tries")
@@ -114,16 +122,23 @@ def task_level(task: SuiteTask, kitchen: Level | None = None) -> Level:
         orders=tuple(orders),
         recipes=tuple(book[n] for n in dict.fromkeys(orders)),
         title=f"{task.category.capitalize()}, seed {task.seed}: {task.agents} agent{plural}, "
-              f"{task.orders} order{'s' if task.orders > 1 else ''}",
+        f"{task.orders} order{'s' if task.orders > 1 else ''}",
         description="Serve in this order: " + ", ".join(o.replace("_", " ") for o in orders) + ".",
-        meta={"id": task.id, "suite": "suite", "category": task.category, "seed": task.seed,
-              "difficulty": task.difficulty},
+        meta={
+            "id": task.id,
+            "suite": "suite",
+            "category": task.category,
+            "seed": task.seed,
+            "difficulty": task.difficulty,
+        },
     )
 
 
 def task_yaml(task: SuiteTask, kitchen: Level | None = None) -> str:
-    return level_to_yaml(task_level(task, kitchen),
-                         comment=f"Benchmark task {task.id}, written by `python main.py levels generate`.")
+    return level_to_yaml(
+        task_level(task, kitchen),
+        comment=f"Benchmark task {task.id}, written by `python main.py levels generate`.",
+    )
 
 
 def suite_texts() -> Iterator[tuple[SuiteTask, str]]:
@@ -149,5 +164,8 @@ def write_suite(out_dir: Path = SUITE_DIR) -> list[Path]:
 
 def check_suite(out_dir: Path = SUITE_DIR) -> list[Path]:
     """The task files under out_dir that are missing or differ from what the generator writes."""
-    return [task.path(out_dir) for task, text in suite_texts()
-            if not task.path(out_dir).is_file() or task.path(out_dir).read_bytes() != text.encode("utf-8")]
+    return [
+        task.path(out_dir)
+        for task, text in suite_texts()
+        if not task.path(out_dir).is_file() or task.path(out_dir).read_bytes() != text.encode("utf-8")
+    ]

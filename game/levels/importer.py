@@ -47,8 +47,10 @@ def recipe_problems(src: Path) -> list[str]:
                 continue
             theirs = sorted(f"{g.get('item')}:{g.get('state')}" for g in dish.get("ingredients", []))
             if theirs != list(ours.signature()):
-                problems.append(f"{f.name}[{i}] ({name}): ingredients {theirs} differ from the "
-                                f"catalog's {list(ours.signature())}")
+                problems.append(
+                    f"{f.name}[{i}] ({name}): ingredients {theirs} differ from the "
+                    f"catalog's {list(ours.signature())}"
+                )
     return problems
 
 
@@ -59,8 +61,9 @@ def _orders_by_prefix(orders: Any, source: str) -> dict[str, list[tuple[int, lis
     for key, dishes in orders.items():
         m = ORDERS_KEY.match(key)
         if not m or not isinstance(dishes, list) or not all(isinstance(d, str) for d in dishes):
-            raise LevelError(source, [f"{key!r}: expected '<category>/seed_<s>/orders_num_<n>' "
-                                      "and a list of dish names"])
+            raise LevelError(
+                source, [f"{key!r}: expected '<category>/seed_<s>/orders_num_<n>' and a list of dish names"]
+            )
         table.setdefault(m["prefix"], []).append((int(m["orders"]), dishes))
     return {k: sorted(v) for k, v in table.items()}
 
@@ -70,12 +73,23 @@ def _task_yaml(data: Any, rel: str, m: re.Match, count: int, dishes: list[str], 
     names, recipes = resolve_orders(dishes, f"orders.json[{cat}/seed_{seed}/orders_num_{count}]")
     task_id = f"{cat}/seed_{seed}/agent_num_{agents}/orders_num_{count}"
     level = level_from_paracook(
-        data, source, names, recipes,
+        data,
+        source,
+        names,
+        recipes,
         title=f"{cat.capitalize()}, seed {seed}: {agents} agent{'s' * (agents > 1)}, "
-              f"{count} order{'s' * (count > 1)} (ParaCook kitchen)",
+        f"{count} order{'s' * (count > 1)} (ParaCook kitchen)",
         description="Serve in this order: " + ", ".join(dish_name(d).replace("_", " ") for d in dishes) + ".",
-    ).replace(meta={"id": task_id, "suite": "paracook", "category": cat, "seed": seed,
-                    "difficulty": DIFFICULTY.get(cat, "other"), "source": rel})
+    ).replace(
+        meta={
+            "id": task_id,
+            "suite": "paracook",
+            "category": cat,
+            "seed": seed,
+            "difficulty": DIFFICULTY.get(cat, "other"),
+            "source": rel,
+        }
+    )
     problems = check_level(level)
     if problems:
         raise LevelError(source, problems)
@@ -99,8 +113,13 @@ def import_paracook(src: Path, out: Path) -> tuple[list[Path], list[str]]:
             data = _read_json(map_file)
             for count, dishes in orders.get(f"{m['category']}/seed_{m['seed']}", []):
                 text = _task_yaml(data, rel, m, count, dishes, str(map_file))
-                path = out / m["category"] / f"seed_{m['seed']}" / f"agent_num_{m['agents']}" / \
-                    f"orders_num_{count}.yaml"
+                path = (
+                    out
+                    / m["category"]
+                    / f"seed_{m['seed']}"
+                    / f"agent_num_{m['agents']}"
+                    / f"orders_num_{count}.yaml"
+                )
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_text(text, encoding="utf-8")
                 written.append(path)

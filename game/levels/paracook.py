@@ -17,8 +17,11 @@ def map_problems(data: Any) -> list[str]:
     """Form errors of a ParaCook map dict, each naming its field."""
     if not isinstance(data, dict):
         return ["the map must be a JSON object"]
-    problems = [f"{k}: must be a positive whole number" for k in ("width", "height")
-                if not (_is_int(data.get(k)) and data[k] > 0)]
+    problems = [
+        f"{k}: must be a positive whole number"
+        for k in ("width", "height")
+        if not (_is_int(data.get(k)) and data[k] > 0)
+    ]
     agents, tiles = data.get("agents"), data.get("tiles")
     if not isinstance(agents, list) or not agents:
         problems.append("agents: must be a non-empty list")
@@ -27,8 +30,12 @@ def map_problems(data: Any) -> list[str]:
         problems.append("tiles: must be a list")
         tiles = []
     for i, a in enumerate(agents):
-        if not (isinstance(a, dict) and isinstance(a.get("name"), str)
-                and _is_int(a.get("x")) and _is_int(a.get("y"))):
+        if not (
+            isinstance(a, dict)
+            and isinstance(a.get("name"), str)
+            and _is_int(a.get("x"))
+            and _is_int(a.get("y"))
+        ):
             problems.append(f"agents[{i}]: needs a string 'name' and whole-number 'x', 'y'")
     for i, t in enumerate(tiles):
         if not (isinstance(t, dict) and _is_int(t.get("x")) and _is_int(t.get("y"))):
@@ -43,8 +50,15 @@ def map_problems(data: Any) -> list[str]:
     return problems
 
 
-def level_from_paracook(data: Any, source: str, orders=(), recipes=(), rules: str = "paracook",
-                        title: str = "", description: str = "") -> Level:
+def level_from_paracook(
+    data: Any,
+    source: str,
+    orders=(),
+    recipes=(),
+    rules: str = "paracook",
+    title: str = "",
+    description: str = "",
+) -> Level:
     problems = map_problems(data)
     if problems:
         raise LevelError(source, problems)

@@ -25,8 +25,10 @@ SUITES = {
     "human24": "the 24 tasks of the human study (2 agents, all categories)",
     "tutorial": "small kitchens that teach the rules one at a time",
     "scenarios": "divided kitchens, cooks with roles, burn and freshness windows",
-    **{d: f"the {d} benchmark tasks ({' and '.join(c for c in CATEGORIES if DIFFICULTY[c] == d)})"
-       for d in ("easy", "medium", "hard")},
+    **{
+        d: f"the {d} benchmark tasks ({' and '.join(c for c in CATEGORIES if DIFFICULTY[c] == d)})"
+        for d in ("easy", "medium", "hard")
+    },
     **{c: f"the {c} benchmark tasks" for c in CATEGORIES},
 }
 
@@ -51,8 +53,9 @@ class SuiteTask:
 
 
 def suite_tasks() -> list[SuiteTask]:
-    return [SuiteTask(c, s, a, n) for c in CATEGORIES for s in SEEDS
-            for a in AGENT_COUNTS for n in ORDER_COUNTS]
+    return [
+        SuiteTask(c, s, a, n) for c in CATEGORIES for s in SEEDS for a in AGENT_COUNTS for n in ORDER_COUNTS
+    ]
 
 
 def _natural(path: Path) -> list:
@@ -73,6 +76,12 @@ def suite_levels(name: str) -> list[Path]:
     if name in CATEGORIES:
         return [t.path() for t in tasks if t.category == name]
     if Path(name).is_dir():
-        return sorted((p for p in Path(name).rglob("*") if p.suffix in (".yaml", ".yml")
-                       and p.resolve() != CATALOG_PATH), key=_natural)
+        return sorted(
+            (
+                p
+                for p in Path(name).rglob("*")
+                if p.suffix in (".yaml", ".yml") and p.resolve() != CATALOG_PATH
+            ),
+            key=_natural,
+        )
     raise ValueError(f"no suite called {name!r} (suites: {', '.join(SUITES)}; or a directory of levels)")

@@ -7,9 +7,12 @@ from typing import Any
 from game.engine import Level
 
 DIFFICULTY = {
-    "sashimi": "easy", "salad": "easy",
-    "pasta": "medium", "burrito": "medium",
-    "sushi": "hard", "burger": "hard",
+    "sashimi": "easy",
+    "salad": "easy",
+    "pasta": "medium",
+    "burrito": "medium",
+    "sushi": "hard",
+    "burger": "hard",
 }
 
 

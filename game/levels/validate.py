@@ -34,9 +34,14 @@ def _station_issues(level: Level) -> list[Issue]:
     for i, s in enumerate(level.stations):
         subject = ("station", i)
         if s.kind is None:
-            issues.append(Issue(subject, "unknown station kind (a name must contain one of table, "
-                                "dispenser, chopping_board, stove, serving_window, sink, "
-                                "plate_return, trash)"))
+            issues.append(
+                Issue(
+                    subject,
+                    "unknown station kind (a name must contain one of table, "
+                    "dispenser, chopping_board, stove, serving_window, sink, "
+                    "plate_return, trash)",
+                )
+            )
         if s.name in seen:
             issues.append(Issue(subject, f"two stations are called {s.name!r}"))
         seen.add(s.name)
@@ -55,8 +60,11 @@ def _station_issues(level: Level) -> list[Issue]:
 
 
 def _agent_issues(level: Level) -> list[Issue]:
-    issues = [Issue(("agent", i), f"starts on ({a.x}, {a.y}), which is not floor")
-              for i, a in enumerate(level.agents) if not level.is_floor(a.pos)]
+    issues = [
+        Issue(("agent", i), f"starts on ({a.x}, {a.y}), which is not floor")
+        for i, a in enumerate(level.agents)
+        if not level.is_floor(a.pos)
+    ]
     if len(set(level.agent_names)) != len(level.agents):
         issues.append(Issue(("level", "agents"), "two agents share a name"))
     if not level.agents:
@@ -69,8 +77,11 @@ def _reach_issues(level: Level) -> list[Issue]:
     reach: set = set()
     for a in level.agents:
         reach |= set(level.distances(a.pos))
-    return [Issue(("station", i), "no agent can reach a tile next to it")
-            for i, s in enumerate(level.stations) if not any(n in reach for n in level.neighbours(s.pos))]
+    return [
+        Issue(("station", i), "no agent can reach a tile next to it")
+        for i, s in enumerate(level.stations)
+        if not any(n in reach for n in level.neighbours(s.pos))
+    ]
 
 
 def _positive_number(v: Any) -> bool:
@@ -79,20 +90,34 @@ def _positive_number(v: Any) -> bool:
 
 def _can_use_issues(level: Level, table: Any) -> list[Issue]:
     if not isinstance(table, dict):
-        return [Issue(("options", "can_use"), "must map agent names to lists of station kinds, "
-                      "e.g. {agent1: [dispenser, chopping_board, table]}")]
+        return [
+            Issue(
+                ("options", "can_use"),
+                "must map agent names to lists of station kinds, "
+                "e.g. {agent1: [dispenser, chopping_board, table]}",
+            )
+        ]
     issues = []
     for agent, kinds in table.items():
         at = f"can_use.{agent}"
         if agent not in level.agent_names:
-            issues.append(Issue(("options", at), f"no agent called {agent!r} in this kitchen "
-                                f"(agents: {', '.join(level.agent_names)})"))
+            issues.append(
+                Issue(
+                    ("options", at),
+                    f"no agent called {agent!r} in this kitchen (agents: {', '.join(level.agent_names)})",
+                )
+            )
         if not isinstance(kinds, list):
             issues.append(Issue(("options", at), "must be a list of station kinds, e.g. [stove, table]"))
             continue
-        issues += [Issue(("options", f"{at}[{i}]"), f"{kind!r} is not a station kind "
-                         f"(kinds: {', '.join(STATION_KINDS)})")
-                   for i, kind in enumerate(kinds) if kind not in STATION_KINDS]
+        issues += [
+            Issue(
+                ("options", f"{at}[{i}]"),
+                f"{kind!r} is not a station kind (kinds: {', '.join(STATION_KINDS)})",
+            )
+            for i, kind in enumerate(kinds)
+            if kind not in STATION_KINDS
+        ]
     return issues
 
 
@@ -101,15 +126,23 @@ def option_issues(level: Level) -> list[Issue]:
     opts = level.options
     if not isinstance(opts, dict):
         return [Issue(("options", ""), "must be a mapping of option names to values")]
-    issues = [Issue(("options", str(k)), f"unknown option (options are {', '.join(OPTIONS)})")
-              for k in opts if k not in OPTIONS]
+    issues = [
+        Issue(("options", str(k)), f"unknown option (options are {', '.join(OPTIONS)})")
+        for k in opts
+        if k not in OPTIONS
+    ]
     for key in ("burn_after", "serve_within"):
         if key in opts and not _positive_number(opts[key]):
-            issues.append(Issue(("options", key), f"must be a positive number of time units, "
-                                f"not {opts[key]!r}"))
+            issues.append(
+                Issue(("options", key), f"must be a positive number of time units, not {opts[key]!r}")
+            )
     if "burn_after" in opts and not any(s.kind == "trash" for s in level.stations):
-        issues.append(Issue(("options", "burn_after"), "burnt food must be thrown away: "
-                            "a kitchen with burn_after needs a trash station"))
+        issues.append(
+            Issue(
+                ("options", "burn_after"),
+                "burnt food must be thrown away: a kitchen with burn_after needs a trash station",
+            )
+        )
     if "can_use" in opts:
         issues += _can_use_issues(level, opts["can_use"])
     return issues
@@ -119,13 +152,17 @@ def level_issues(level: Level) -> list[Issue]:
     """Problems that make the level unplayable (empty when it is fine)."""
     issues = _station_issues(level) + _agent_issues(level) + option_issues(level)
     if level.rules not in RULESETS:
-        issues.append(Issue(("level", "rules"), f"unknown rule set {level.rules!r} "
-                            f"(choose {' or '.join(RULESETS)})"))
+        issues.append(
+            Issue(("level", "rules"), f"unknown rule set {level.rules!r} (choose {' or '.join(RULESETS)})")
+        )
     if issues:
         return issues
     issues += _reach_issues(level)
-    issues += [Issue(("orders", i), f"no recipe for {name!r}") for i, name in enumerate(level.orders)
-               if name not in level.recipe_book]
+    issues += [
+        Issue(("orders", i), f"no recipe for {name!r}")
+        for i, name in enumerate(level.orders)
+        if name not in level.recipe_book
+    ]
     return issues
 
 

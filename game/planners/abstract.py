@@ -55,19 +55,27 @@ class AbstractTask:
 
     def info(self) -> dict[str, Any]:
         cat = self.meta.get("category", "other")
-        return {"id": self.id, "category": cat, "difficulty": DIFFICULTY.get(cat, "other"),
-                "agents": self.agents, "orders": self.meta.get("orders"), "seed": self.meta.get("seed"),
-                "subtasks": len(self.subtasks)}
+        return {
+            "id": self.id,
+            "category": cat,
+            "difficulty": DIFFICULTY.get(cat, "other"),
+            "agents": self.agents,
+            "orders": self.meta.get("orders"),
+            "seed": self.meta.get("seed"),
+            "subtasks": len(self.subtasks),
+        }
 
 
 # -- reading task files ----------------------------------------------------------------------
+
 
 def _whole(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool) and v >= 0 and float(v).is_integer()
 
 
-def parse_task(data: Any, task_id: str, agents: int = 2, meta: dict[str, Any] | None = None,
-               source: str = "task") -> AbstractTask:
+def parse_task(
+    data: Any, task_id: str, agents: int = 2, meta: dict[str, Any] | None = None, source: str = "task"
+) -> AbstractTask:
     if not isinstance(data, list) or not data:
         raise AbstractError(f"{source}: expected a non-empty list of subtasks")
     subtasks, problems = [], []
@@ -85,10 +93,15 @@ def parse_task(data: Any, task_id: str, agents: int = 2, meta: dict[str, Any] | 
             continue
         subtasks.append(Subtask(s["name"], int(s["time"]), tuple((u, int(d)) for u, d in deps.items())))
     names = [s.name for s in subtasks]
-    problems += [f"{source}: subtask name {n!r} appears twice" for n in sorted(set(names))
-                 if names.count(n) > 1]
-    problems += [f"{source}: {s.name} depends on {u!r}, which is not a subtask" for s in subtasks
-                 for u, _ in s.deps if u not in names]
+    problems += [
+        f"{source}: subtask name {n!r} appears twice" for n in sorted(set(names)) if names.count(n) > 1
+    ]
+    problems += [
+        f"{source}: {s.name} depends on {u!r}, which is not a subtask"
+        for s in subtasks
+        for u, _ in s.deps
+        if u not in names
+    ]
     if problems:
         raise AbstractError("; ".join(problems))
     task = AbstractTask(task_id, tuple(subtasks), agents, dict(meta or {}))
@@ -106,7 +119,7 @@ def find_cycle(task: AbstractTask) -> list[str] | None:
         state[v] = 1
         for u in deps[v]:
             if state.get(u) == 1:
-                return path[path.index(u):] + [v, u] if u in path else [v, u]
+                return path[path.index(u) :] + [v, u] if u in path else [v, u]
             if u not in state and (found := visit(u, path + [v])):
                 return found
         state[v] = 2
@@ -122,8 +135,10 @@ def task_id_from_path(path: Path) -> tuple[str, dict[str, Any]]:
     m = TASK_PATH.search(path.as_posix())
     if m is None:
         return path.stem, {}
-    return (f"{m['cat']}/seed_{m['seed']}/orders_num_{m['n']}",
-            {"category": m["cat"], "seed": int(m["seed"]), "orders": int(m["n"])})
+    return (
+        f"{m['cat']}/seed_{m['seed']}/orders_num_{m['n']}",
+        {"category": m["cat"], "seed": int(m["seed"]), "orders": int(m["n"])},
+    )
 
 
 def load_task(path: str | Path, agents: int = 2) -> AbstractTask:
@@ -154,6 +169,7 @@ def find_task_files(specs: list[str]) -> list[Path]:
 
 # -- checking answers ----------------------------------------------------------------------------
 
+
 @dataclass
 class Schedule:
     """When each subtask runs and on which agent."""
@@ -179,8 +195,9 @@ def answer_lists(task: AbstractTask, answer: Any) -> dict[str, list[str]]:
     lists: dict[str, list[str]] = {}
     for agent, items in answer.items():
         if agent not in task.agent_names:
-            raise Violation(f"{agent!r} is not an agent (there are {task.agents}: "
-                            f"{', '.join(task.agent_names)})")
+            raise Violation(
+                f"{agent!r} is not an agent (there are {task.agents}: {', '.join(task.agent_names)})"
+            )
         if not isinstance(items, list):
             raise Violation(f"{agent}: expected a list of subtask names")
         lists[agent] = [_item_name(agent, i, x) for i, x in enumerate(items)]
@@ -232,8 +249,9 @@ def check(task: AbstractTask, answer: Any) -> Schedule:
     return sched
 
 
-def deadlock_message(task: AbstractTask, lists: dict[str, list[str]], stuck: list[tuple[str, int]],
-                     sched: Schedule) -> str:
+def deadlock_message(
+    task: AbstractTask, lists: dict[str, list[str]], stuck: list[tuple[str, int]], sched: Schedule
+) -> str:
     place = {v: (a, i) for a, names in lists.items() for i, v in enumerate(names)}
     parts = []
     for agent, i in stuck:
@@ -246,6 +264,7 @@ def deadlock_message(task: AbstractTask, lists: dict[str, list[str]], stuck: lis
 
 
 # -- the optimum ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Optimum:
@@ -266,16 +285,20 @@ def optimum(task: AbstractTask, time_limit_s: float = 10.0, workers: int = 2) ->
     for s in task.subtasks:
         for a in task.agent_names:
             on[s.name, a] = model.NewBoolVar(f"{s.name}_on_{a}")
-            per_agent[a].append(model.NewOptionalFixedSizeIntervalVar(
-                start[s.name], s.time, on[s.name, a], f"i_{s.name}_{a}"))
+            per_agent[a].append(
+                model.NewOptionalFixedSizeIntervalVar(start[s.name], s.time, on[s.name, a], f"i_{s.name}_{a}")
+            )
         model.AddExactlyOne(on[s.name, a] for a in task.agent_names)
         for u, d in s.deps:
             model.Add(start[s.name] >= start[u] + task.by_name[u].time + d)
     for intervals in per_agent.values():
         model.AddNoOverlap(intervals)
     # Redundant, but it lets the solver prove optima: at most M subtasks run at any instant.
-    model.AddCumulative([model.NewFixedSizeIntervalVar(start[s.name], s.time, f"c_{s.name}")
-                         for s in task.subtasks], [1] * len(task.subtasks), task.agents)
+    model.AddCumulative(
+        [model.NewFixedSizeIntervalVar(start[s.name], s.time, f"c_{s.name}") for s in task.subtasks],
+        [1] * len(task.subtasks),
+        task.agents,
+    )
     model.Add(on[task.subtasks[0].name, task.agent_names[0]] == 1)  # agents are alike
     makespan = model.NewIntVar(0, horizon, "makespan")
     for s in task.subtasks:
@@ -288,12 +311,18 @@ def optimum(task: AbstractTask, time_limit_s: float = 10.0, workers: int = 2) ->
     status = solver.Solve(model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         raise RuntimeError(f"{task.id}: CP-SAT found no schedule in {time_limit_s} s")
-    answer = {a: sorted((s.name for s in task.subtasks if solver.Value(on[s.name, a])),
-                        key=lambda v: (solver.Value(start[v]), v)) for a in task.agent_names}
+    answer = {
+        a: sorted(
+            (s.name for s in task.subtasks if solver.Value(on[s.name, a])),
+            key=lambda v: (solver.Value(start[v]), v),
+        )
+        for a in task.agent_names
+    }
     return Optimum(int(solver.Value(makespan)), status == cp_model.OPTIMAL, answer)
 
 
 # -- scores --------------------------------------------------------------------------------------
+
 
 def scores(records: list[dict[str, Any]]) -> dict[str, float]:
     """SR, pOCT (a failure counts its upper bound) and nOCT = OCT / optimum x 100 over successes."""
@@ -303,8 +332,13 @@ def scores(records: list[dict[str, Any]]) -> dict[str, float]:
     poct = sum(r["makespan"] if r["valid"] else r["t_max"] for r in records) / len(records)
     ratios = [100 * r["makespan"] / r["optimum"] if r["optimum"] else 100.0 for r in ok]
     noct = sum(ratios) / len(ratios) if ratios else 0.0
-    return {"tasks": len(records), "sr": 100 * len(ok) / len(records), "poct": poct, "noct": noct,
-            "opt": sum(r["optimum"] for r in records) / len(records)}
+    return {
+        "tasks": len(records),
+        "sr": 100 * len(ok) / len(records),
+        "poct": poct,
+        "noct": noct,
+        "opt": sum(r["optimum"] for r in records) / len(records),
+    }
 
 
 def table(records: list[dict[str, Any]]) -> str:
@@ -315,6 +349,7 @@ def table(records: list[dict[str, Any]]) -> str:
     lines = [f"{'':8} {'tasks':>5} {'SR':>6} {'pOCT':>8} {'nOCT':>7} {'opt OCT':>8}"]
     for label, rs in rows:
         s = scores(rs)
-        lines.append(f"{label:8} {s['tasks']:5d} {s['sr']:6.1f} {s['poct']:8.2f} {s['noct']:7.1f} "
-                     f"{s['opt']:8.2f}")
+        lines.append(
+            f"{label:8} {s['tasks']:5d} {s['sr']:6.1f} {s['poct']:8.2f} {s['noct']:7.1f} {s['opt']:8.2f}"
+        )
     return "\n".join(lines)

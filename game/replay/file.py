@@ -35,8 +35,9 @@ def _canonical(body: dict[str, Any]) -> bytes:
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def replay_dict(level: Level, plan: Plan, result: Result,
-                source: dict[str, Any] | None = None) -> dict[str, Any]:
+def replay_dict(
+    level: Level, plan: Plan, result: Result, source: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """The replay as plain data (the result must come from a recording run)."""
     if result.timeline is None:
         raise ValueError("the run was simulated without recording; use simulate(..., record=True)")
@@ -57,13 +58,13 @@ def replay_dict(level: Level, plan: Plan, result: Result,
     return body
 
 
-def replay_bytes(level: Level, plan: Plan, result: Result,
-                 source: dict[str, Any] | None = None) -> bytes:
+def replay_bytes(level: Level, plan: Plan, result: Result, source: dict[str, Any] | None = None) -> bytes:
     return (json.dumps(replay_dict(level, plan, result, source), ensure_ascii=False) + "\n").encode()
 
 
-def save_replay(path: str | Path, level: Level, plan: Plan, result: Result,
-                source: dict[str, Any] | None = None) -> Path:
+def save_replay(
+    path: str | Path, level: Level, plan: Plan, result: Result, source: dict[str, Any] | None = None
+) -> Path:
     """Write atomically: a crash mid-write never leaves half a file behind."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -81,8 +82,10 @@ def parse_replay(data: Any, source: str = "replay") -> Replay:
     if not isinstance(version, int) or version < 1:
         raise ReplayError(f"{source}: field 'version' is missing or invalid")
     if version > VERSION:
-        raise ReplayError(f"{source}: made by a newer version (replay schema {version}); "
-                          f"this program reads schema {VERSION} and older. Please update.")
+        raise ReplayError(
+            f"{source}: made by a newer version (replay schema {version}); "
+            f"this program reads schema {VERSION} and older. Please update."
+        )
     body = {k: v for k, v in data.items() if k != "checksum"}
     if data.get("checksum") != hashlib.sha256(_canonical(body)).hexdigest():
         raise ReplayError(f"{source}: checksum mismatch: the file was edited or damaged")
@@ -103,6 +106,7 @@ def load_replay(path: str | Path) -> Replay:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ReplayError(f"{path}: damaged or truncated (line {e.lineno}, column {e.colno}: "
-                          f"{e.msg})") from None
+        raise ReplayError(
+            f"{path}: damaged or truncated (line {e.lineno}, column {e.colno}: {e.msg})"
+        ) from None
     return parse_replay(data, str(path))

@@ -22,8 +22,10 @@ from game.levels.task import DIFFICULTY, task_info
 from game.report.metrics import Run
 
 REPLAY_FORMAT = "paracook-kitchen-replay"
-PATH_TASK = re.compile(r"(?P<category>[a-z]+)/seed_(?P<seed>\d+)/agent_num_(?P<agents>\d+)/"
-                       r"orders_num_(?P<orders>\d+)\.json$")
+PATH_TASK = re.compile(
+    r"(?P<category>[a-z]+)/seed_(?P<seed>\d+)/agent_num_(?P<agents>\d+)/"
+    r"orders_num_(?P<orders>\d+)\.json$"
+)
 NEEDED = ("done", "time")
 
 
@@ -36,8 +38,11 @@ def result_files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.suffix in (".json", ".jsonl") and f.is_file()
-                          and not _run_extra(f, p))
+            out += sorted(
+                f
+                for f in p.rglob("*")
+                if f.suffix in (".json", ".jsonl") and f.is_file() and not _run_extra(f, p)
+            )
         elif p.is_file():
             out.append(p)
         else:
@@ -85,8 +90,11 @@ def is_result(data: Any) -> bool:
 def label_of(data: dict[str, Any], path: Path) -> str:
     """Who produced a result: its method and model, its source kind, or `human` for ParaCook's."""
     source = data.get("source") if isinstance(data.get("source"), dict) else {}
-    parts = [str(x) for x in (data.get("method") or source.get("method"),
-                              data.get("model") or source.get("model")) if x]
+    parts = [
+        str(x)
+        for x in (data.get("method") or source.get("method"), data.get("model") or source.get("model"))
+        if x
+    ]
     if parts:
         return " ".join(parts)
     if source.get("kind"):
@@ -99,8 +107,14 @@ def task_from_path(path: Path) -> dict[str, Any] | None:
     if not m:
         return None
     cat, seed, agents, orders = m["category"], int(m["seed"]), int(m["agents"]), int(m["orders"])
-    return {"id": f"{cat}/seed_{seed}/agent_num_{agents}/orders_num_{orders}", "category": cat,
-            "difficulty": DIFFICULTY.get(cat, "other"), "agents": agents, "orders": orders, "seed": seed}
+    return {
+        "id": f"{cat}/seed_{seed}/agent_num_{agents}/orders_num_{orders}",
+        "category": cat,
+        "difficulty": DIFFICULTY.get(cat, "other"),
+        "agents": agents,
+        "orders": orders,
+        "seed": seed,
+    }
 
 
 @lru_cache(maxsize=512)
@@ -171,8 +185,9 @@ def _simulated_progress(data: dict[str, Any], level: Level | None) -> float | No
     return result.progress
 
 
-def progress_of(data: dict[str, Any], path: Path, where: str, task: dict[str, Any],
-                level: Level | None = None) -> tuple[float | None, str]:
+def progress_of(
+    data: dict[str, Any], path: Path, where: str, task: dict[str, Any], level: Level | None = None
+) -> tuple[float | None, str]:
     """(progress, source): recorded in the result, else re-simulated, else unknown (None)."""
     recorded = _recorded_progress(data, where)
     if recorded is not None:
@@ -210,8 +225,10 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         data = result
     task = data.get("task") if isinstance(data.get("task"), dict) else task_from_path(path)
     if task is None:
-        raise ResultError(f"{where}: no 'task' field and the path does not name one "
-                          "(<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json)")
+        raise ResultError(
+            f"{where}: no 'task' field and the path does not name one "
+            "(<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json)"
+        )
     if not isinstance(data.get("done"), bool) or not isinstance(data.get("time"), int | float):
         raise ResultError(f"{where}: 'done' must be true/false and 'time' a number")
     bounds = (data.get("t_max"), data.get("d_max"))
@@ -220,12 +237,19 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         if bounds is None:
             raise ResultError(f"{where}: no 't_max'/'d_max' and no ParaCook kitchen to compute them from")
     progress, source = progress_of(data, path, where, task, level)
-    return Run(label=label, task=dict(task), done=data["done"], time=float(data["time"]),
-               t_max=float(bounds[0]), d_max=float(bounds[1]),
-               moving=_numbers(data, "agent_moving_time", where),
-               execution=_numbers(data, "agent_all_execution_time", where),
-               waiting=_numbers(data, "agent_waiting_time", where),
-               progress=progress, progress_source=source)
+    return Run(
+        label=label,
+        task=dict(task),
+        done=data["done"],
+        time=float(data["time"]),
+        t_max=float(bounds[0]),
+        d_max=float(bounds[1]),
+        moving=_numbers(data, "agent_moving_time", where),
+        execution=_numbers(data, "agent_all_execution_time", where),
+        waiting=_numbers(data, "agent_waiting_time", where),
+        progress=progress,
+        progress_source=source,
+    )
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:

@@ -86,6 +86,7 @@ class Estimate:
 
 # -- statistics ---------------------------------------------------------------------------------
 
+
 def _t_pdf(x: float, df: int) -> float:
     c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
     return math.exp(c - (df + 1) / 2 * math.log1p(x * x / df))
@@ -141,6 +142,7 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
 
 # -- the metrics --------------------------------------------------------------------------------
 
+
 def success_rate(runs: list[Run]) -> Estimate:
     return wilson(sum(r.done for r in runs), len(runs))
 
@@ -173,13 +175,25 @@ def penalised_md(runs: list[Run]) -> Estimate:
 
 
 def agent_utilisation(runs: list[Run]) -> Estimate:
-    return _clip_percent(mean_ci([100 * utilisation(r.execution.get(a, 0), r.waiting.get(a, 0))
-                                  for r in runs if r.done for a in r.execution]))
+    return _clip_percent(
+        mean_ci(
+            [
+                100 * utilisation(r.execution.get(a, 0), r.waiting.get(a, 0))
+                for r in runs
+                if r.done
+                for a in r.execution
+            ]
+        )
+    )
 
 
 METRIC_FUNCTIONS: dict[str, Callable[[list[Run]], Estimate]] = {
-    "SR": success_rate, "PR": progress_rate, "pOCT": penalised_oct, "nOCT": normalised_oct,
-    "pMD": penalised_md, "AU": agent_utilisation,
+    "SR": success_rate,
+    "PR": progress_rate,
+    "pOCT": penalised_oct,
+    "nOCT": normalised_oct,
+    "pMD": penalised_md,
+    "AU": agent_utilisation,
 }
 
 
@@ -188,6 +202,7 @@ def metrics(runs: list[Run]) -> dict[str, Estimate]:
 
 
 # -- grouping and tables ------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Row:
@@ -207,9 +222,14 @@ class Row:
         return self.progress_sources.get("unknown", 0)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"run": self.label, "by": self.by, "group": self.group, "tasks": self.tasks,
-                "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
-                "progress_sources": dict(self.progress_sources)}
+        return {
+            "run": self.label,
+            "by": self.by,
+            "group": self.group,
+            "tasks": self.tasks,
+            "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
+            "progress_sources": dict(self.progress_sources),
+        }
 
 
 def _group_key(by: str, group: str) -> tuple:
@@ -235,8 +255,16 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
         for group in sorted(buckets[label], key=lambda g: _group_key(by, g)):
             members = buckets[label][group]
             sources = Counter(r.progress_origin for r in members)
-            rows.append(Row(label, by, group, len(members), metrics(members),
-                            {k: sources[k] for k in PROGRESS_SOURCES if sources[k]}))
+            rows.append(
+                Row(
+                    label,
+                    by,
+                    group,
+                    len(members),
+                    metrics(members),
+                    {k: sources[k] for k in PROGRESS_SOURCES if sources[k]},
+                )
+            )
     return rows
 
 
@@ -260,11 +288,15 @@ def progress_notes(rows: list[Row]) -> list[str]:
     missing = sum(r.progress_missing for r in whole)
     notes = []
     if assumed:
-        notes.append(f"(a) PR: {assumed} successful run(s) had no recorded progress and no plan and "
-                     "level to re-simulate; each success is counted as 1 (it serves every order).")
+        notes.append(
+            f"(a) PR: {assumed} successful run(s) had no recorded progress and no plan and "
+            "level to re-simulate; each success is counted as 1 (it serves every order)."
+        )
     if missing:
-        notes.append(f"(b) PR: {missing} failed run(s) had no recorded progress and no plan and level "
-                     "to re-simulate; they are left out of PR (its n is smaller than the tasks).")
+        notes.append(
+            f"(b) PR: {missing} failed run(s) had no recorded progress and no plan and level "
+            "to re-simulate; they are left out of PR (its n is smaller than the tasks)."
+        )
     return notes
 
 
@@ -274,11 +306,14 @@ def to_markdown(rows: list[Row]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         cells = [row.label, row.group, str(row.tasks)] + [
-            _progress_cell(row) if m == "PR" else _cell(row.metrics[m]) for m in METRICS]
+            _progress_cell(row) if m == "PR" else _cell(row.metrics[m]) for m in METRICS
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
-    lines.append(f"Values with {CONFIDENCE:.0%} confidence intervals (Wilson for SR, Student t otherwise). "
-                 "PR: mean share of the order's work done when the run stopped (100 for a success).")
+    lines.append(
+        f"Values with {CONFIDENCE:.0%} confidence intervals (Wilson for SR, Student t otherwise). "
+        "PR: mean share of the order's work done when the run stopped (100 for a success)."
+    )
     for note in progress_notes(rows):
         lines += ["", note]
     return "\n".join(lines) + "\n"
@@ -287,16 +322,19 @@ def to_markdown(rows: list[Row]) -> str:
 def to_csv(rows: list[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["run", "by", "group", "tasks"] + [f"{m}{s}" for m in METRICS
-                                                        for s in ("", "_low", "_high", "_n")]
-                    + ["PR_assumed", "PR_missing"])
+    writer.writerow(
+        ["run", "by", "group", "tasks"]
+        + [f"{m}{s}" for m in METRICS for s in ("", "_low", "_high", "_n")]
+        + ["PR_assumed", "PR_missing"]
+    )
     for row in rows:
         values: list[Any] = []
         for m in METRICS:
             d = row.metrics[m].to_dict()
             values += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
-        writer.writerow([row.label, row.by, row.group, row.tasks] + values
-                        + [row.progress_assumed, row.progress_missing])
+        writer.writerow(
+            [row.label, row.by, row.group, row.tasks] + values + [row.progress_assumed, row.progress_missing]
+        )
     return out.getvalue()
 
 

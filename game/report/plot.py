@@ -35,8 +35,12 @@ def plot_rows(rows: list[Row], out: Path) -> None:
                 errs[1].append(0 if math.isnan(e.high) else e.high - e.value)
             ax.bar(xs, ys, width, yerr=errs, capsize=3, label=label)
         ax.set_title(f"{metric} ({UNITS[metric]})")
-        ax.set_xticks(range(len(groups)), groups, rotation=40 if len(groups) > 3 else 0,
-                      ha="right" if len(groups) > 3 else "center")
+        ax.set_xticks(
+            range(len(groups)),
+            groups,
+            rotation=40 if len(groups) > 3 else 0,
+            ha="right" if len(groups) > 3 else "center",
+        )
         ax.set_xlabel(shown[0].by)
     handles, names = axes[0][0].get_legend_handles_labels()
     fig.legend(handles, names, loc="upper center", ncol=min(len(names), 6), fontsize="small")

@@ -55,8 +55,9 @@ def plan_problems(level: Level, data: Any) -> tuple[Plan | None, list[str]]:
     if not isinstance(data, Mapping):
         return None, ["the plan must be an object mapping agent names to action lists"]
     names = level.agent_names
-    problems = [f"{a}: no such agent in this level (agents: {', '.join(names)})"
-                for a in data if a not in names]
+    problems = [
+        f"{a}: no such agent in this level (agents: {', '.join(names)})" for a in data if a not in names
+    ]
     try:
         plan = parse_plan({a: q for a, q in data.items() if a in names}, names)
     except PlanError as e:
@@ -89,8 +90,9 @@ def _misfit(level: Level, action: Action) -> str | None:
 class PlanEditor:
     """Queues of every agent plus the editing state. Each change re-simulates."""
 
-    def __init__(self, level: Level, plan: Mapping[str, Iterable[Action]] | None = None,
-                 rules: str | None = None):
+    def __init__(
+        self, level: Level, plan: Mapping[str, Iterable[Action]] | None = None, rules: str | None = None
+    ):
         self.level = level
         self.rules = rules or level.rules
         self.names = level.agent_names
@@ -142,8 +144,11 @@ class PlanEditor:
 
     # -- undo / redo ----------------------------------------------------------------------
     def _state(self) -> EditorState:
-        return EditorState(tuple(tuple(self.queues[a]) for a in self.names), self.agent,
-                           tuple(self.cursor[a] for a in self.names))
+        return EditorState(
+            tuple(tuple(self.queues[a]) for a in self.names),
+            self.agent,
+            tuple(self.cursor[a] for a in self.names),
+        )
 
     def _restore(self, state: EditorState) -> None:
         self.queues = {a: list(q) for a, q in zip(self.names, state.queues, strict=True)}
@@ -245,8 +250,11 @@ class PlanEditor:
         here = self.position_before(agent, index)
         dist = self.level.distances(here)
         others = {self.position_before(a, len(self.queues[a])) for a in self.names if a != agent}
-        options = [(dist[p], p in others, i, p) for i, p in enumerate(self.level.neighbours(station_pos))
-                   if p in dist]
+        options = [
+            (dist[p], p in others, i, p)
+            for i, p in enumerate(self.level.neighbours(station_pos))
+            if p in dist
+        ]
         return min(options)[3] if options else None
 
     # -- edits ----------------------------------------------------------------------------

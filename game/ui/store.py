@@ -98,8 +98,13 @@ def read_json(path: Path) -> Any:
 
 # -- plan files ---------------------------------------------------------------------------------
 def plan_file(level: Level, plan: Plan) -> dict[str, Any]:
-    return {"format": PLAN_FORMAT, "level": level_key(level), "title": level.title or level.name,
-            "orders": list(level.orders), "plan": plan_to_dict(plan)}
+    return {
+        "format": PLAN_FORMAT,
+        "level": level_key(level),
+        "title": level.title or level.name,
+        "orders": list(level.orders),
+        "plan": plan_to_dict(plan),
+    }
 
 
 def save_plan(path: str | Path, level: Level, plan: Plan) -> Path:
@@ -163,15 +168,23 @@ def load_scores() -> dict[str, Any]:
     return data["levels"]
 
 
-def record_score(level: Level, result: Result, replay: Path | None = None,
-                 source: str = "human") -> dict[str, Any]:
+def record_score(
+    level: Level, result: Result, replay: Path | None = None, source: str = "human"
+) -> dict[str, Any]:
     """Add a successful run (by the player, or the built-in planner) to the local scoreboard."""
     levels = load_scores()
     key = level_key(level)
-    entry = {"time": result.time, "md": result.md, "au": result.au, "source": source,
-             "when": time.strftime("%Y-%m-%d %H:%M:%S"), "replay": str(replay) if replay else None}
-    slot = levels.setdefault(key, {"title": level.title or level.name, "id": level.meta.get("id"),
-                                   "runs": []})
+    entry = {
+        "time": result.time,
+        "md": result.md,
+        "au": result.au,
+        "source": source,
+        "when": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "replay": str(replay) if replay else None,
+    }
+    slot = levels.setdefault(
+        key, {"title": level.title or level.name, "id": level.meta.get("id"), "runs": []}
+    )
     slot["runs"].append(entry)
     write_json(scores_path(), {"version": 1, "levels": levels})
     return entry
@@ -180,8 +193,13 @@ def record_score(level: Level, result: Result, replay: Path | None = None,
 def best_time(level: Level, scores: dict[str, Any] | None = None, source: str = "human") -> float | None:
     """The best recorded time on this level by the local player (or by the planner)."""
     runs = (load_scores() if scores is None else scores).get(level_key(level), {}).get("runs", [])
-    times = [r["time"] for r in runs if isinstance(r, dict) and isinstance(r.get("time"), (int, float))
-             and r.get("source", "human") == source]
+    times = [
+        r["time"]
+        for r in runs
+        if isinstance(r, dict)
+        and isinstance(r.get("time"), (int, float))
+        and r.get("source", "human") == source
+    ]
     return min(times) if times else None
 
 
@@ -191,8 +209,13 @@ def best_by_id(scores: dict[str, Any] | None = None) -> dict[str, float]:
     for slot in (load_scores() if scores is None else scores).values():
         if not isinstance(slot, dict) or not isinstance(slot.get("id"), str):
             continue
-        times = [r["time"] for r in slot.get("runs", []) if isinstance(r, dict)
-                 and isinstance(r.get("time"), (int, float)) and r.get("source", "human") == "human"]
+        times = [
+            r["time"]
+            for r in slot.get("runs", [])
+            if isinstance(r, dict)
+            and isinstance(r.get("time"), (int, float))
+            and r.get("source", "human") == "human"
+        ]
         if times:
             out[slot["id"]] = min(times + ([out[slot["id"]]] if slot["id"] in out else []))
     return out
@@ -259,8 +282,14 @@ def human_reference(level: Level) -> tuple[float, str] | None:
     if exact is not None:
         return exact, "ParaCook human study"
     info = task_info(level)
-    path = (PARACOOK_DIR / "human" / str(info["category"]) / f"seed_{info['seed']}"
-            / f"agent_num_{info['agents']}" / f"orders_num_{info['orders']}.json")
+    path = (
+        PARACOOK_DIR
+        / "human"
+        / str(info["category"])
+        / f"seed_{info['seed']}"
+        / f"agent_num_{info['agents']}"
+        / f"orders_num_{info['orders']}.json"
+    )
     if info["seed"] is None or not path.is_file():
         return None
     try:

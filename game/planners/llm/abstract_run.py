@@ -22,14 +22,18 @@ RESULTS = "abstract"
 
 
 def subtasks_json(task: AbstractTask) -> str:
-    rows = [json.dumps({"name": s.name, "time": s.time, "dependencies": dict(s.deps)})
-            for s in task.subtasks]
+    rows = [json.dumps({"name": s.name, "time": s.time, "dependencies": dict(s.deps)}) for s in task.subtasks]
     return "[\n  " + ",\n  ".join(rows) + "\n]"
 
 
 def abstract_messages(task: AbstractTask, method: str) -> Messages:
-    text = fill("abstract", agents=task.agents, names=", ".join(task.agent_names),
-                subtasks=subtasks_json(task), instructions=fill(f"abstract_{method}"))
+    text = fill(
+        "abstract",
+        agents=task.agents,
+        names=", ".join(task.agent_names),
+        subtasks=subtasks_json(task),
+        instructions=fill(f"abstract_{method}"),
+    )
     return [{"role": "user", "content": text}]
 
 
@@ -65,8 +69,15 @@ class AbstractRun:
         return self.out / RESULTS / f"{file_stem(task.id)}.json"
 
     async def run(self, tasks: Sequence[AbstractTask]) -> Tally:
-        return await run_jobs(tasks, self.one, lambda t: finished(self.result_path(t)), lambda t: t.id,
-                              self.concurrency, self.progress, f"{self.client.model} abstract {self.method}")
+        return await run_jobs(
+            tasks,
+            self.one,
+            lambda t: finished(self.result_path(t)),
+            lambda t: t.id,
+            self.concurrency,
+            self.progress,
+            f"{self.client.model} abstract {self.method}",
+        )
 
     async def one(self, task: AbstractTask) -> bool:
         messages = abstract_messages(task, self.method)
@@ -78,18 +89,31 @@ class AbstractRun:
             answer, sched, problem = read_answer(task, reply.text)
             if sched is not None:
                 break
-            messages += [{"role": "assistant", "content": reply.text},
-                         {"role": "user", "content": fill("abstract_feedback", problem=problem)}]
+            messages += [
+                {"role": "assistant", "content": reply.text},
+                {"role": "user", "content": fill("abstract_feedback", problem=problem)},
+            ]
         best = await asyncio.to_thread(optimum, task, self.time_limit_s)
-        write_json_atomic(self.result_path(task), {
-            "task": task.info(), "model": self.client.model, "method": self.method,
-            "valid": sched is not None, "makespan": sched.makespan if sched else None,
-            "optimum": best.makespan, "optimum_proven": best.proven, "t_max": task.upper_bound(),
-            "violation": None if sched else problem, "answer": answer,
-            "schedule": sched.to_dict() if sched else None, "attempts": n,
-            "tokens_in": usage.tokens_in, "tokens_out": usage.tokens_out,
-            "latency_s": round(usage.latency_s, 3),
-        })
+        write_json_atomic(
+            self.result_path(task),
+            {
+                "task": task.info(),
+                "model": self.client.model,
+                "method": self.method,
+                "valid": sched is not None,
+                "makespan": sched.makespan if sched else None,
+                "optimum": best.makespan,
+                "optimum_proven": best.proven,
+                "t_max": task.upper_bound(),
+                "violation": None if sched else problem,
+                "answer": answer,
+                "schedule": sched.to_dict() if sched else None,
+                "attempts": n,
+                "tokens_in": usage.tokens_in,
+                "tokens_out": usage.tokens_out,
+                "latency_s": round(usage.latency_s, 3),
+            },
+        )
         return sched is not None
 
 

@@ -27,7 +27,7 @@ class RetryPolicy:
     backoff_max_s: float = 60.0
 
     def delay(self, n: int) -> float:
-        return min(self.backoff_max_s, self.backoff_s * 2 ** n)
+        return min(self.backoff_max_s, self.backoff_s * 2**n)
 
 
 @dataclass
@@ -72,11 +72,14 @@ class ChatClient:
             key = os.environ.get(self.api_key_env)
             if not key:
                 if self.base_url is None:
-                    raise LLMError(f"no API key: set the environment variable {self.api_key_env} "
-                                   f"(or name another with --api-key-env)")
+                    raise LLMError(
+                        f"no API key: set the environment variable {self.api_key_env} "
+                        f"(or name another with --api-key-env)"
+                    )
                 key = NO_KEY
-            self._client = openai.AsyncOpenAI(api_key=key, base_url=self.base_url,
-                                              timeout=self.timeout_s, max_retries=0)
+            self._client = openai.AsyncOpenAI(
+                api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
+            )
         return self._client
 
     def request(self, messages: Messages) -> dict[str, Any]:
@@ -97,8 +100,9 @@ class ChatClient:
                 response = await self.api().chat.completions.create(**body)
             except RETRYABLE as e:
                 wait = self.retry.delay(n)
-                self.log.write({**tag, "event": "retry", "try": n + 1, "error": describe_error(e),
-                                "wait_s": wait})
+                self.log.write(
+                    {**tag, "event": "retry", "try": n + 1, "error": describe_error(e), "wait_s": wait}
+                )
                 if n == self.retry.retries:
                     raise LLMError(f"{describe_error(e)} (gave up after {n + 1} tries)") from None
                 await asyncio.sleep(wait)
@@ -107,11 +111,20 @@ class ChatClient:
                 self.log.write({**tag, "event": "error", "request": body, "error": describe_error(e)})
                 raise LLMError(describe_error(e)) from None
             reply = to_reply(response, time.monotonic() - start)
-            self.log.write({**tag, "event": "call", "try": n + 1, "request": body,
-                            "response": {"text": reply.text, "finish_reason": reply.finish_reason,
-                                         "usage": {"prompt_tokens": reply.tokens_in,
-                                                   "completion_tokens": reply.tokens_out},
-                                         "latency_s": round(reply.latency_s, 3)}})
+            self.log.write(
+                {
+                    **tag,
+                    "event": "call",
+                    "try": n + 1,
+                    "request": body,
+                    "response": {
+                        "text": reply.text,
+                        "finish_reason": reply.finish_reason,
+                        "usage": {"prompt_tokens": reply.tokens_in, "completion_tokens": reply.tokens_out},
+                        "latency_s": round(reply.latency_s, 3),
+                    },
+                }
+            )
             return reply
         raise AssertionError("unreachable")
 

@@ -49,6 +49,6 @@ def state_text(level: Level, state: dict[str, Any]) -> str:
     served = state.get("served", [])
     names = [f"{d} (t = {_num(t)})" for d, t in served]
     lines.append("- served: " + (", ".join(names) if names else "nothing yet"))
-    remaining = list(level.orders[len(served):])
+    remaining = list(level.orders[len(served) :])
     lines.append("- still to serve, in order: " + (", ".join(remaining) if remaining else "nothing"))
     return "\n".join(lines)

@@ -27,15 +27,33 @@ def engine_feedback(level: Level, result: Result, template: str = "feedback_engi
     """The failing agent, action index, action and reason, and the kitchen at that instant."""
     d = result.error_detail
     if d is None:  # an error without details: say what we know
-        return fill(template, time=result.time, agent="an agent", index="?", action="?",
-                    reason=result.error or "unknown error", state=_end_state(level, result, result.time))
-    return fill(template, time=d.time, agent=d.agent, index=d.action_index, action=action_text(d.action),
-                reason=d.reason, state=_end_state(level, result, d.time))
+        return fill(
+            template,
+            time=result.time,
+            agent="an agent",
+            index="?",
+            action="?",
+            reason=result.error or "unknown error",
+            state=_end_state(level, result, result.time),
+        )
+    return fill(
+        template,
+        time=d.time,
+        agent=d.agent,
+        index=d.action_index,
+        action=action_text(d.action),
+        reason=d.reason,
+        state=_end_state(level, result, d.time),
+    )
 
 
 def unfinished_feedback(level: Level, result: Result) -> str:
-    return fill("feedback_unfinished", time=result.time, remaining=", ".join(result.remaining_orders),
-                state=_end_state(level, result, result.time))
+    return fill(
+        "feedback_unfinished",
+        time=result.time,
+        remaining=", ".join(result.remaining_orders),
+        state=_end_state(level, result, result.time),
+    )
 
 
 def result_feedback(level: Level, result: Result) -> str | None:

@@ -48,8 +48,14 @@ def read_plan(level: Level, text: str) -> tuple[Plan | None, str | None]:
         return None, plan_feedback(e)
 
 
-async def solve(level: Level, method: str, client: ChatClient, attempts: int = 3,
-                tag: dict[str, Any] | None = None, max_steps: int = 40) -> Outcome:
+async def solve(
+    level: Level,
+    method: str,
+    client: ChatClient,
+    attempts: int = 3,
+    tag: dict[str, Any] | None = None,
+    max_steps: int = 40,
+) -> Outcome:
     if method == "msreact":
         return await solve_stepwise(level, client, attempts, max_steps, tag or {})
     if method not in WHOLE_PLAN_METHODS:
@@ -57,8 +63,9 @@ async def solve(level: Level, method: str, client: ChatClient, attempts: int = 3
     return await solve_whole(level, method, client, attempts, tag or {})
 
 
-async def solve_whole(level: Level, method: str, client: ChatClient, attempts: int,
-                      tag: dict[str, Any]) -> Outcome:
+async def solve_whole(
+    level: Level, method: str, client: ChatClient, attempts: int, tag: dict[str, Any]
+) -> Outcome:
     """Up to `attempts` whole plans; each one runs from t = 0; errors go back to the model."""
     messages: Messages = first_messages(level, method)
     out = Outcome(empty_plan(level), run_plan(level, empty_plan(level)), "no_plan")
@@ -74,12 +81,12 @@ async def solve_whole(level: Level, method: str, client: ChatClient, attempts: i
         out.note = feedback
         if feedback is None:
             break
-        messages += [{"role": "assistant", "content": reply.text},
-                     {"role": "user", "content": feedback}]
+        messages += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": feedback}]
     return out
 
 
 # -- MultiStepReAct -----------------------------------------------------------------------
+
 
 def dry_point(plan: Plan, timeline: Timeline) -> tuple[float, list[str]] | None:
     """When the first agent (not yet finished) runs out of actions, and who; None if all finished."""
@@ -110,17 +117,22 @@ def queued_text(timeline: Timeline, agents: tuple[str, ...], t: float) -> str:
 def step_prompt(level: Level, plan: Plan, result: Result, point: tuple[float, list[str]]) -> str:
     t, dry = point
     assert result.timeline is not None
-    return fill("msreact_state", time=t, dry=" and ".join(dry),
-                state=state_text(level, result.timeline.state_at(t)),
-                queued=queued_text(result.timeline, level.agent_names, t))
+    return fill(
+        "msreact_state",
+        time=t,
+        dry=" and ".join(dry),
+        state=state_text(level, result.timeline.state_at(t)),
+        queued=queued_text(result.timeline, level.agent_names, t),
+    )
 
 
 def extend(plan: Plan, batch: Plan) -> Plan:
     return {agent: plan[agent] + batch.get(agent, ()) for agent in plan}
 
 
-async def solve_stepwise(level: Level, client: ChatClient, attempts: int, max_steps: int,
-                         tag: dict[str, Any]) -> Outcome:
+async def solve_stepwise(
+    level: Level, client: ChatClient, attempts: int, max_steps: int, tag: dict[str, Any]
+) -> Outcome:
     """Batches appended to one growing plan; every step re-runs the whole plan from t = 0.
     A failing batch is dropped and asked for again, up to `attempts` times in a row."""
     messages: Messages = first_messages(level, "msreact")

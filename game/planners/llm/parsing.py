@@ -163,8 +163,10 @@ def loads_lenient(s: str) -> Any:
         return json.loads(fixed)
     except json.JSONDecodeError as e:
         line = fixed.splitlines()[e.lineno - 1] if fixed.splitlines() else ""
-        raise ReplyParseError(f"the JSON is not valid at line {e.lineno}, column {e.colno}: {e.msg} "
-                              f"(near: {line.strip()[:80]!r})") from None
+        raise ReplyParseError(
+            f"the JSON is not valid at line {e.lineno}, column {e.colno}: {e.msg} "
+            f"(near: {line.strip()[:80]!r})"
+        ) from None
 
 
 def candidates(text: str) -> list[str]:
@@ -185,8 +187,9 @@ def candidates(text: str) -> list[str]:
         i = end
 
 
-def extract_json(text: str, accept: Callable[[Any], bool] = lambda _: True,
-                 what: str = "a JSON object") -> Any:
+def extract_json(
+    text: str, accept: Callable[[Any], bool] = lambda _: True, what: str = "a JSON object"
+) -> Any:
     """The last piece of the reply that parses and that `accept` takes."""
     if not isinstance(text, str) or not text.strip():
         raise ReplyParseError("the reply is empty")

@@ -16,8 +16,13 @@ from game.levels import resolve_orders
 from .client import Messages
 
 PROMPTS_DIR = Path(__file__).resolve().parent / "prompts"
-CONSTANTS = {"chop": CHOP_TIME, "wash": WASH_TIME, "pot": COOKWARE_TIME["pot"],
-             "pan": COOKWARE_TIME["pan"], "plate_return": RETURN_DELAY}
+CONSTANTS = {
+    "chop": CHOP_TIME,
+    "wash": WASH_TIME,
+    "pot": COOKWARE_TIME["pot"],
+    "pan": COOKWARE_TIME["pan"],
+    "plate_return": RETURN_DELAY,
+}
 
 
 @cache
@@ -69,9 +74,14 @@ def options_text(level: Level) -> str:
 
 
 def task_text(level: Level) -> str:
-    return fill("task", map=compact(level.to_paracook_map()), recipes=recipes_text(level),
-                orders=orders_text(level), agents=", ".join(level.agent_names),
-                options=options_text(level))
+    return fill(
+        "task",
+        map=compact(level.to_paracook_map()),
+        recipes=recipes_text(level),
+        orders=orders_text(level),
+        agents=", ".join(level.agent_names),
+        options=options_text(level),
+    )
 
 
 @cache
@@ -87,8 +97,14 @@ def example_level() -> Level:
 
 def example_text() -> str:
     ex, level = example(), example_level()
-    return fill("example", map=compact(ex["map"]), recipes=recipes_text(level),
-                orders=", ".join(ex["orders"]), plan=compact(ex["plan"]), time=ex["time"])
+    return fill(
+        "example",
+        map=compact(ex["map"]),
+        recipes=recipes_text(level),
+        orders=", ".join(ex["orders"]),
+        plan=compact(ex["plan"]),
+        time=ex["time"],
+    )
 
 
 def first_messages(level: Level, method: str) -> Messages:

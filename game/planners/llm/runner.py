@@ -60,8 +60,10 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
         clash = [k for k in SAME_RUN_KEYS if old.get(k) != settings.get(k)]
         if clash:
             k = clash[0]
-            raise RunError(f"{root} holds a run with {k} {old.get(k)!r}, not {settings.get(k)!r}; "
-                           f"choose another --out folder")
+            raise RunError(
+                f"{root} holds a run with {k} {old.get(k)!r}, not {settings.get(k)!r}; "
+                f"choose another --out folder"
+            )
         return
     write_json_atomic(path, settings)
 
@@ -95,15 +97,22 @@ class Tally:
 Job = Callable[[Any], Awaitable[bool]]  # runs one task, saves its files, says if it succeeded
 
 
-async def run_jobs(items: Sequence[Any], job: Job, is_finished: Callable[[Any], bool],
-                   name: Callable[[Any], str], concurrency: int = 4, progress: bool = True,
-                   label: str = "") -> Tally:
+async def run_jobs(
+    items: Sequence[Any],
+    job: Job,
+    is_finished: Callable[[Any], bool],
+    name: Callable[[Any], str],
+    concurrency: int = 4,
+    progress: bool = True,
+    label: str = "",
+) -> Tally:
     """Every unfinished item through `job`, at most `concurrency` at once, with a progress bar."""
     tally = Tally(total=len(items))
     todo = [it for it in items if not is_finished(it)]
     tally.skipped = len(items) - len(todo)
-    bar = tqdm(total=len(todo), desc=label, unit="task", disable=not progress, file=sys.stderr,
-               dynamic_ncols=True)
+    bar = tqdm(
+        total=len(todo), desc=label, unit="task", disable=not progress, file=sys.stderr, dynamic_ncols=True
+    )
     gate = asyncio.Semaphore(max(1, concurrency))
 
     async def one(item: Any) -> None:
@@ -117,8 +126,10 @@ async def run_jobs(items: Sequence[Any], job: Job, is_finished: Callable[[Any], 
                 tally.ran += 1
                 tally.succeeded += ok
             bar.update(1)
-            bar.set_postfix_str(f"success {tally.succeeded}/{tally.ran}"
-                                + (f" ({tally.succeeded / tally.ran:.0%})" if tally.ran else ""))
+            bar.set_postfix_str(
+                f"success {tally.succeeded}/{tally.ran}"
+                + (f" ({tally.succeeded / tally.ran:.0%})" if tally.ran else "")
+            )
 
     try:
         await asyncio.gather(*(one(it) for it in todo))
@@ -146,16 +157,30 @@ class LevelRun:
         return self.out / REPLAYS / f"{file_stem(task.id)}.json"
 
     async def run(self, tasks: Sequence[LevelTask]) -> Tally:
-        return await run_jobs(tasks, self.one, lambda t: finished(self.result_path(t)), lambda t: t.id,
-                              self.concurrency, self.progress, f"{self.client.model} {self.method}")
+        return await run_jobs(
+            tasks,
+            self.one,
+            lambda t: finished(self.result_path(t)),
+            lambda t: t.id,
+            self.concurrency,
+            self.progress,
+            f"{self.client.model} {self.method}",
+        )
 
     async def one(self, task: LevelTask) -> bool:
         tag = {"task": task.id}
         self.client.log.write({**tag, "event": "start", "method": self.method})
         outcome = await solve(task.level, self.method, self.client, self.attempts, tag, self.max_steps)
         self.save(task, outcome)
-        self.client.log.write({**tag, "event": "end", "status": outcome.status,
-                               "time": outcome.result.time, "attempts": outcome.attempts})
+        self.client.log.write(
+            {
+                **tag,
+                "event": "end",
+                "status": outcome.status,
+                "time": outcome.result.time,
+                "attempts": outcome.attempts,
+            }
+        )
         return outcome.status == "done"
 
     def save(self, task: LevelTask, outcome: Outcome) -> None:

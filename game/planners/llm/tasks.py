@@ -37,8 +37,9 @@ def suite_paths(name: str) -> list[Path]:
     try:
         from game.levels.suite import suite_levels
     except ImportError:
-        raise TaskError(f"{name!r}: level suites are not available in this version; "
-                        f"give level files instead") from None
+        raise TaskError(
+            f"{name!r}: level suites are not available in this version; give level files instead"
+        ) from None
     try:
         return list(suite_levels(name))
     except (KeyError, ValueError, LevelError) as e:
@@ -108,7 +109,7 @@ def shard(tasks: list[LevelTask], spec: str | None) -> list[LevelTask]:
     if not spec:
         return tasks
     k, n = parse_shard(spec)
-    return tasks[k - 1::n]
+    return tasks[k - 1 :: n]
 
 
 def parse_shard(spec: str) -> tuple[int, int]:

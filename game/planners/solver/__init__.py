@@ -1,7 +1,7 @@
 """The built-in planner and the lower bound beside it.
 
-    from game.planners.solver import solve, lower_bound
-    sol = solve(level, rules="paracook", time_limit=10)   # sol.plan, sol.result, sol.bound
+from game.planners.solver import solve, lower_bound
+sol = solve(level, rules="paracook", time_limit=10)   # sol.plan, sol.result, sol.bound
 """
 
 from .bound import Bound, lower_bound

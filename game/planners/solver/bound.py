@@ -172,8 +172,7 @@ class _Bounder:
         """(board, earliest end of chopping this item there) for every board."""
         out = []
         for b in self.boards:
-            t = min((self.walk_to(d) + self.cd(d, b) for d in self.dispensers.get(item, ())),
-                    default=INF)
+            t = min((self.walk_to(d) + self.cd(d, b) for d in self.dispensers.get(item, ())), default=INF)
             out.append((b, t + CHOP))
         return out
 
@@ -216,8 +215,9 @@ class _Bounder:
         plate_first = min((self.walk_to(p) + self.to_window(p) for p in self.plates), default=INF)
         wash_cycle = INF
         if self.plate_return and self.sinks:
-            wash_cycle = min(RETURN_DELAY + self.cd(self.plate_return, s) + WASH + self.to_window(s)
-                             for s in self.sinks)
+            wash_cycle = min(
+                RETURN_DELAY + self.cd(self.plate_return, s) + WASH + self.to_window(s) for s in self.sinks
+            )
         earliest = [max([1] + [self.at_window(i, k) for i, k in items]) for items in self.dishes]
         terms = {"dish": 0, "order": 0, "plates": 0, "cookware": 0, "boards": 0, "work": 0}
         serve: list[int] = []
@@ -228,8 +228,11 @@ class _Bounder:
             if d >= plates:
                 s = max(s, serve[d - plates] + wash_cycle)
                 terms["plates"] = max(terms["plates"], serve[d - plates] + wash_cycle)
-            for name, value in (("cookware", self.cookware_bound(d)), ("boards", self.board_bound(d)),
-                                ("work", -(-self.work(d) // agents))):
+            for name, value in (
+                ("cookware", self.cookware_bound(d)),
+                ("boards", self.board_bound(d)),
+                ("work", -(-self.work(d) // agents)),
+            ):
                 terms[name] = max(terms[name], value)
                 s = max(s, value)
             serve.append(s)
@@ -237,7 +240,7 @@ class _Bounder:
         return Bound(min(serve[-1], INF), {k: min(v, INF) for k, v in terms.items()})
 
     def prefix_items(self, d: int, kind: str) -> int:
-        return sum(1 for items in self.dishes[:d + 1] for _, k in items if k == kind)
+        return sum(1 for items in self.dishes[: d + 1] for _, k in items if k == kind)
 
     def cookware_bound(self, d: int) -> int:
         best = 0
@@ -250,7 +253,7 @@ class _Bounder:
         return best
 
     def board_bound(self, d: int) -> int:
-        items = [i for items in self.dishes[:d + 1] for i, k in items if k in ("chop", "pan")]
+        items = [i for items in self.dishes[: d + 1] for i, k in items if k in ("chop", "pan")]
         if not items or not self.boards:
             return 0
         start = min(t - CHOP for i in set(items) for _, t in self.chopped_at(i))
@@ -262,18 +265,20 @@ class _Bounder:
         total = 0
         origins = self.plates + self.sinks
         plate_trip = min((self.hd(p, w) for p in origins for w in self.windows), default=0)
-        for items in self.dishes[:d + 1]:
+        for items in self.dishes[: d + 1]:
             pan_trip = pot_trip = 0
             for item, kind in items:
                 disps = self.dispensers.get(item, ())
                 if kind in ("chop", "pan"):
                     total += CHOP + min((self.hd(x, b) for x in disps for b in self.boards), default=0)
                 if kind == "pan":
-                    pan_trip = max(pan_trip, min((self.hd(b, s) for b in self.boards
-                                                  for s in self.stoves), default=0))
+                    pan_trip = max(
+                        pan_trip, min((self.hd(b, s) for b in self.boards for s in self.stoves), default=0)
+                    )
                 if kind == "pot":
-                    pot_trip = max(pot_trip, min((self.hd(x, s) for x in disps for s in self.stoves),
-                                                 default=0))
+                    pot_trip = max(
+                        pot_trip, min((self.hd(x, s) for x in disps for s in self.stoves), default=0)
+                    )
             total += pan_trip + pot_trip + plate_trip
         washes = max(0, d + 1 - len(self.plates))
         if washes and self.plate_return and self.sinks:

@@ -42,8 +42,11 @@ class Decoder(PrepSteps, PlateSteps):
         self.restricted = any(a is not None for a in model.allowed)
         self.kinds = {s.name: s.kind for s in model.level.stations}
         window = frozenset(("serving_window",))
-        self.servers = [a for a, tile in enumerate(model.geo.agent_tiles) if model.may_use(a, window)
-                        and any(self.to_station[w][tile] < INF for w in model.windows)]
+        self.servers = [
+            a
+            for a, tile in enumerate(model.geo.agent_tiles)
+            if model.may_use(a, window) and any(self.to_station[w][tile] < INF for w in model.windows)
+        ]
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
             self.by_dish[t.dish].append(t)
@@ -55,8 +58,7 @@ class Decoder(PrepSteps, PlateSteps):
         if best is None:
             row = self.dist[tile]
             after = self.to_station[nxt] if nxt else None
-            best = min(self.stand[station],
-                       key=lambda u: (row[u] + (after[u] if after else 0), row[u], u))
+            best = min(self.stand[station], key=lambda u: (row[u] + (after[u] if after else 0), row[u], u))
             self._pick[key] = best
         return best
 
@@ -173,12 +175,18 @@ class Decoder(PrepSteps, PlateSteps):
         return task.need.kind in ("raw", "chop") and self.method(task.need.id) == DELIVER
 
     def moves(self, dish: int) -> bool:
-        return self.model.flexible and not self.holds_plate(dish) and \
-            self.genome.method.get(move_key(dish)) == MOVE
+        return (
+            self.model.flexible
+            and not self.holds_plate(dish)
+            and self.genome.method.get(move_key(dish)) == MOVE
+        )
 
     def brings(self, dish: int) -> bool:
-        return self.model.flexible and not self.holds_plate(dish) and \
-            self.genome.method.get(bring_key(dish)) == BRING
+        return (
+            self.model.flexible
+            and not self.holds_plate(dish)
+            and self.genome.method.get(bring_key(dish)) == BRING
+        )
 
     def dish_task(self, dish: int, kind: str) -> Task:
         return next(t for t in self.by_dish[dish] if t.kind == kind)
@@ -349,10 +357,12 @@ class Decoder(PrepSteps, PlateSteps):
         free = sum(1 for c in self.cook.values() if c.kind == kind and c.open is None) - 1
         need = 0
         for d in range(dish):
-            has_open = any(c.open is not None and c.open.dish == d and c.kind == kind
-                           for c in self.cook.values())
-            if not has_open and any(t.kind == PREP and t.id in self.left and t.need.kind == kind
-                                    for t in self.by_dish[d]):
+            has_open = any(
+                c.open is not None and c.open.dish == d and c.kind == kind for c in self.cook.values()
+            )
+            if not has_open and any(
+                t.kind == PREP and t.id in self.left and t.need.kind == kind for t in self.by_dish[d]
+            ):
                 need += 1
         return free >= need
 
@@ -361,8 +371,10 @@ class Decoder(PrepSteps, PlateSteps):
         if not self.model.flexible:
             return True
         kind = frozenset((self.kinds[station],))
-        return any(self.to_station[station][self.model.geo.agent_tiles[a]] < INF
-                   and self.model.may_use(a, kind) for a in self.servers)
+        return any(
+            self.to_station[station][self.model.geo.agent_tiles[a]] < INF and self.model.may_use(a, kind)
+            for a in self.servers
+        )
 
     def held_open(self, station: str) -> bool:
         return any(end == OPEN for _, end, _ in self.cal.get(station, ()))
@@ -383,6 +395,7 @@ class Decoder(PrepSteps, PlateSteps):
     def may_stage_on_table(self, table: str) -> bool:
         """Keep a table free for every washed plate still to be put down."""
         free = sum(1 for t in self.model.tables if t != table and not self.held_open(t))
-        parks = sum(1 for t in self.tasks if t.kind == WASH and t.id in self.left
-                    and not self.holds_plate(t.dish))
+        parks = sum(
+            1 for t in self.tasks if t.kind == WASH and t.id in self.left and not self.holds_plate(t.dish)
+        )
         return free >= min(parks, 1)

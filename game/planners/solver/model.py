@@ -53,8 +53,10 @@ class Geometry:
             tiles = [reach[q] for q in level.neighbours(s.pos) if q in reach]
             self.stand[s.name] = tuple(sorted(tiles))
         # to_station[name][tile]: walking distance from a tile to the nearest stand tile
-        self.to_station = {name: [min((self.dist[i][j] for j in tiles), default=INF) for i in range(n)]
-                           for name, tiles in self.stand.items()}
+        self.to_station = {
+            name: [min((self.dist[i][j] for j in tiles), default=INF) for i in range(n)]
+            for name, tiles in self.stand.items()
+        }
         self.agent_tiles = [reach[a.pos] for a in level.agents]
 
     def reachable(self, station: str) -> bool:
@@ -87,26 +89,36 @@ class KitchenModel:
         self.plate_return = returns[0] if returns and geo.reachable(returns[0]) else None
         self.tables = by_kind.get("table", [])
         items = {s.name: s.item for s in level.stations}
-        self.cookware = {kind: [s for s in by_kind.get("stove", []) if items.get(s) == kind]
-                         for kind in COOKWARE_TIME}
-        self.plates = [s.name for s in level.stations
-                       if s.item == "plate" and geo.reachable(s.name) and s.kind != "stove"]
+        self.cookware = {
+            kind: [s for s in by_kind.get("stove", []) if items.get(s) == kind] for kind in COOKWARE_TIME
+        }
+        self.plates = [
+            s.name
+            for s in level.stations
+            if s.item == "plate" and geo.reachable(s.name) and s.kind != "stove"
+        ]
         self.dispensers: dict[str, list[str]] = {}
         for s in level.stations:
             if s.kind == "dispenser" and s.provides and geo.reachable(s.name):
                 self.dispensers.setdefault(s.provides, []).append(s.name)
         self.agent_names = list(level.agent_names)
         can_use = (getattr(level, "options", None) or {}).get("can_use") or {}
-        self.allowed = [None if name not in can_use else frozenset(can_use[name])
-                        for name in self.agent_names]
+        self.allowed = [
+            None if name not in can_use else frozenset(can_use[name]) for name in self.agent_names
+        ]
         self.burn_after = (getattr(level, "options", None) or {}).get("burn_after")
         self.serve_within = (getattr(level, "options", None) or {}).get("serve_within")
         tiles = geo.agent_tiles
-        self.divided = any(geo.to_station[name][t] >= INF for name in geo.stand for t in tiles
-                           if geo.stand[name])
+        self.divided = any(
+            geo.to_station[name][t] >= INF for name in geo.stand for t in tiles if geo.stand[name]
+        )
         # levels that need hand-overs or timing care get the slower, wider choice of moves
-        self.flexible = (self.divided or any(a is not None for a in self.allowed)
-                         or self.burn_after is not None or self.serve_within is not None)
+        self.flexible = (
+            self.divided
+            or any(a is not None for a in self.allowed)
+            or self.burn_after is not None
+            or self.serve_within is not None
+        )
         self.needs = self._needs()
         self.dish_needs = [[n for n in self.needs if n.dish == d] for d in range(len(level.orders))]
         self.check()
@@ -126,8 +138,7 @@ class KitchenModel:
                     kind = ing.cookware or default_cookware(ing.item)
                 else:
                     raise Unsolvable(f"{order}: cannot make {ing.item} {ing.state}")
-                needs.append(Need(len(needs), dish, ing.item, kind,
-                                  tuple(self.dispensers.get(ing.item, ()))))
+                needs.append(Need(len(needs), dish, ing.item, kind, tuple(self.dispensers.get(ing.item, ()))))
         return needs
 
     def check(self) -> None:

@@ -54,11 +54,15 @@ class Solution:
         return self.result.time / self.bound.value - 1
 
     def summary(self) -> dict[str, Any]:
-        return {"oct": self.oct if self.done else None,
-                "lower_bound": self.bound.value if self.bound.finite else None,
-                "gap": None if self.gap is None else round(self.gap, 4),
-                "evaluations": self.evaluations, "seconds": round(self.seconds, 3),
-                "bound_terms": dict(self.bound.terms), "note": self.note}
+        return {
+            "oct": self.oct if self.done else None,
+            "lower_bound": self.bound.value if self.bound.finite else None,
+            "gap": None if self.gap is None else round(self.gap, 4),
+            "evaluations": self.evaluations,
+            "seconds": round(self.seconds, 3),
+            "bound_terms": dict(self.bound.terms),
+            "note": self.note,
+        }
 
 
 def budget_for(model: KitchenModel, tasks: int, time_limit: float) -> int:
@@ -67,8 +71,9 @@ def budget_for(model: KitchenModel, tasks: int, time_limit: float) -> int:
     return max(MIN_BUDGET, min(MAX_BUDGET, n))
 
 
-def solve(level: Level, rules: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT,
-          record: bool = False) -> Solution:
+def solve(
+    level: Level, rules: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT, record: bool = False
+) -> Solution:
     """Plan the level. The returned plan has been run by the engine; `done` says whether it
     serves every order (False only when no plan was found: `note` says why)."""
     rules = get_rules(rules or level.rules).name
@@ -80,8 +85,14 @@ def solve(level: Level, rules: str | None = None, time_limit: float = DEFAULT_TI
     except Unsolvable as e:
         return _give_up(level, rules, empty, bound, f"unsolvable: {e}", start, record)
     tasks = build_tasks(model)
-    search = Search(model, tasks, budget_for(model, len(tasks), time_limit), level_seed(model),
-                    bound.value, deadline=start + time_limit)
+    search = Search(
+        model,
+        tasks,
+        budget_for(model, len(tasks), time_limit),
+        level_seed(model),
+        bound.value,
+        deadline=start + time_limit,
+    )
     found = search.run()
     best: tuple | None = None
     for f in found[:VERIFY]:
@@ -95,11 +106,20 @@ def solve(level: Level, rules: str | None = None, time_limit: float = DEFAULT_TI
     plan, result, f = best
     if record:
         result = simulate(level, parse_plan(plan, level.agent_names), rules, record=True)
-    return Solution(level, rules, plan, result, bound, search.used, time.monotonic() - start,
-                    predicted=f.schedule.makespan)
+    return Solution(
+        level,
+        rules,
+        plan,
+        result,
+        bound,
+        search.used,
+        time.monotonic() - start,
+        predicted=f.schedule.makespan,
+    )
 
 
-def _give_up(level: Level, rules: str, plan: dict, bound: Bound, note: str, start: float,
-             record: bool, used: int = 0) -> Solution:
+def _give_up(
+    level: Level, rules: str, plan: dict, bound: Bound, note: str, start: float, record: bool, used: int = 0
+) -> Solution:
     result = simulate(level, parse_plan(plan, level.agent_names), rules, record=record)
     return Solution(level, rules, plan, result, bound, used, time.monotonic() - start, note)

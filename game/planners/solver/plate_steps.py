@@ -32,8 +32,15 @@ class PlateSteps:
                 continue
             near = min((self.to_station[table][self.model.geo.agent_tiles[a]] for a in cooks), default=INF)
             score = (w.t + (0 if near < INF else INF),)
-            yield (score, w, [("close", spot, self.park_tag[dish], take),
-                              ("cal", table, put, OPEN, ("park", dish)), ("park", dish, table, put)])
+            yield (
+                score,
+                w,
+                [
+                    ("close", spot, self.park_tag[dish], take),
+                    ("cal", table, put, OPEN, ("park", dish)),
+                    ("park", dish, table, put),
+                ],
+            )
 
     def bring(self, task: Task, idx: int):
         """Carry each cooked pan or pot of the dish to its plate, empty it there, put it back."""
@@ -57,8 +64,11 @@ class PlateSteps:
                 return None
             pour = w.at(spot, stove, 0, (park_ev,))
             back = w.at(stove, None)
-            effects += [("deliver", dish, pour), ("cooked", list(c.open.needs), ready),
-                        ("scoop", stove, back)]
+            effects += [
+                ("deliver", dish, pour),
+                ("cooked", list(c.open.needs), ready),
+                ("scoop", stove, back),
+            ]
         return ((w.t,), w, effects)
 
     def wash_steps(self, idx: int, dish: int, nxt: str) -> tuple[Walker, list[tuple]] | None:
@@ -103,8 +113,7 @@ class PlateSteps:
             if self.blocker(table, ev, OPEN) is not None:
                 continue
             score = (w.t + self.to_station[window][w.tile], w.t)
-            yield (score, w, effects + [("cal", table, ev, OPEN, ("park", dish)),
-                                        ("park", dish, table, ev)])
+            yield (score, w, effects + [("cal", table, ev, OPEN, ("park", dish)), ("park", dish, table, ev)])
 
     def assemble(self, task: Task, idx: int):
         dish = task.dish
@@ -131,8 +140,9 @@ class PlateSteps:
         start = self.prepared[need_id][0]
         late[need_id] = max(late.get(need_id, 0), start + by)
 
-    def assemble_route(self, dish: int, idx: int, stops: tuple, deliveries: tuple,
-                       prev_serve: tuple | None, window: str):
+    def assemble_route(
+        self, dish: int, idx: int, stops: tuple, deliveries: tuple, prev_serve: tuple | None, window: str
+    ):
         effects: list[tuple] = []
         first = stops[0][0] if stops else window
         if self.holds_plate(dish):

@@ -68,8 +68,15 @@ class PrepSteps:
             if end == OPEN:
                 return None
             bump = end
-        return ((w.t,), w, [("cal", disp, ev, OPEN, ("stage", need_id)), ("stage", need_id, disp, put),
-                            ("prepared", need_id, ev[0], None)])
+        return (
+            (w.t,),
+            w,
+            [
+                ("cal", disp, ev, OPEN, ("stage", need_id)),
+                ("stage", need_id, disp, put),
+                ("prepared", need_id, ev[0], None),
+            ],
+        )
 
     def fetch(self, idx: int, disp: str, nxt: str | None, need_id: int) -> tuple[Walker, tuple] | None:
         """Walk to a dispenser and take a new ingredient when its top is empty (and not before
@@ -93,11 +100,19 @@ class PrepSteps:
             return None
         w, ev = got
         put = w.at(spot, None, 0, (park_ev,))
-        return ((w.t,), w, [("cal", disp, ev, ev, ("take",)), ("deliver", task.dish, put),
-                            ("prepared", task.need.id, ev[0], None)])
+        return (
+            (w.t,),
+            w,
+            [
+                ("cal", disp, ev, ev, ("take",)),
+                ("deliver", task.dish, put),
+                ("prepared", task.need.id, ev[0], None),
+            ],
+        )
 
-    def chop_steps(self, idx: int, disp: str, board: str, nxt_after: str | None, keep: bool,
-                   need_id: int) -> tuple[Walker, tuple, tuple, tuple, list[tuple]] | None:
+    def chop_steps(
+        self, idx: int, disp: str, board: str, nxt_after: str | None, keep: bool, need_id: int
+    ) -> tuple[Walker, tuple, tuple, tuple, list[tuple]] | None:
         """Fetch, put on the board, chop; take it back unless `keep`. Returns the walker, the put
         event, the chop's end event, the board's release event (OPEN when kept) and effects."""
         got = self.fetch(idx, disp, board, need_id)
@@ -128,8 +143,11 @@ class PrepSteps:
             if got is None:
                 return None
             w, put, chopped, _, effects = got
-            return ((w.t,), w, effects + [("cal", board, put, OPEN, ("stage", need_id)),
-                                          ("stage", need_id, board, chopped)])
+            return (
+                (w.t,),
+                w,
+                effects + [("cal", board, put, OPEN, ("stage", need_id)), ("stage", need_id, board, chopped)],
+            )
         spot, park_ev = self.park[task.dish]
         got = self.chop_steps(idx, disp, board, spot, False, need_id)
         if got is None:
@@ -168,8 +186,11 @@ class PrepSteps:
             if end == OPEN:
                 return None
             bump = end
-        return ((w.t,), w, effects + [("cal", table, ev, OPEN, ("stage", need_id)),
-                                      ("stage", need_id, table, ev)])
+        return (
+            (w.t,),
+            w,
+            effects + [("cal", table, ev, OPEN, ("stage", need_id)), ("stage", need_id, table, ev)],
+        )
 
     def stoves_for(self, need, dish: int) -> list[str]:
         """Cookware this ingredient may go into now: its dish's open batch, or a free one."""
@@ -233,8 +254,15 @@ class PrepSteps:
                 continue
             w, take, add = cand
             ready = self.ready_after_add(stove, dish, add[0])
-            yield ((ready, w.t), w, [("close", table, ("stage", need.id), take), ("unstage", need.id),
-                                     ("add", stove, dish, add[0], need.id)])
+            yield (
+                (ready, w.t),
+                w,
+                [
+                    ("close", table, ("stage", need.id), take),
+                    ("unstage", need.id),
+                    ("add", stove, dish, add[0], need.id),
+                ],
+            )
 
     def relay_steps(self, idx: int, table: str, ev: tuple, stove: str):
         c = self.cook[stove]

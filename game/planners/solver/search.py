@@ -37,8 +37,18 @@ from .timing import Schedule
 
 BIG = (10**9, 0, 0)
 KIND_RANK = {"pan": 0, "pot": 1, "chop": 2, "raw": 3}
-FLIP = {DELIVER: STAGE, STAGE: DELIVER, PARK: HOLD, HOLD: PARK, DIRECT: RELAY, RELAY: DIRECT,
-        STAY: MOVE, MOVE: STAY, SCOOP: BRING, BRING: SCOOP}
+FLIP = {
+    DELIVER: STAGE,
+    STAGE: DELIVER,
+    PARK: HOLD,
+    HOLD: PARK,
+    DIRECT: RELAY,
+    RELAY: DIRECT,
+    STAY: MOVE,
+    MOVE: STAY,
+    SCOOP: BRING,
+    BRING: SCOOP,
+}
 
 
 @dataclass
@@ -64,8 +74,15 @@ def level_seed(model: KitchenModel) -> int:
 
 
 class Search:
-    def __init__(self, model: KitchenModel, tasks: list[Task], budget: int, seed: int,
-                 lower_bound: int = 0, deadline: float | None = None):
+    def __init__(
+        self,
+        model: KitchenModel,
+        tasks: list[Task],
+        budget: int,
+        seed: int,
+        lower_bound: int = 0,
+        deadline: float | None = None,
+    ):
         self.model = model
         self.tasks = tasks
         self.decoder = Decoder(model, tasks)
@@ -117,9 +134,13 @@ class Search:
     def method_sets(self) -> list[dict[int, str]]:
         m = self.model
         washed = [d for d in range(m.dishes) if d >= len(m.plates)]
-        combos = [(DELIVER, DELIVER, PARK, DIRECT), (STAGE, STAGE, PARK, DIRECT),
-                  (STAGE, DELIVER, PARK, DIRECT), (DELIVER, STAGE, PARK, DIRECT),
-                  (STAGE, STAGE, HOLD, DIRECT)]
+        combos = [
+            (DELIVER, DELIVER, PARK, DIRECT),
+            (STAGE, STAGE, PARK, DIRECT),
+            (STAGE, DELIVER, PARK, DIRECT),
+            (DELIVER, STAGE, PARK, DIRECT),
+            (STAGE, STAGE, HOLD, DIRECT),
+        ]
         if m.flexible:  # hand-overs: cooked ingredients passed on over a table, pans brought
             combos += [(STAGE, STAGE, PARK, RELAY), (DELIVER, DELIVER, PARK, RELAY)]
         sets = []
@@ -142,6 +163,7 @@ class Search:
     def rule_dish(self) -> list[float]:
         def key(t: Task) -> float:
             return t.dish * 10 + sub_rank(t)
+
         return [key(t) for t in self.tasks]
 
     def rule_cook_first(self) -> list[float]:
@@ -149,6 +171,7 @@ class Search:
             if t.kind in (PREP, RELAY) and t.need.kind in ("pan", "pot"):
                 return t.dish + (0.5 if t.kind == RELAY else 0)
             return 100 + t.dish * 10 + sub_rank(t)
+
         return [key(t) for t in self.tasks]
 
     def rule_by_kind(self) -> list[float]:
@@ -158,6 +181,7 @@ class Search:
             if t.kind == MOVE:
                 return -1 + t.dish / 100
             return 1000 + t.dish * 10 + {WASH: 0, BRING: 0.5}.get(t.kind, 1)
+
         return [key(t) for t in self.tasks]
 
     # -- moves -----------------------------------------------------------------------------

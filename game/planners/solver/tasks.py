@@ -38,8 +38,9 @@ class Genome:
     extra: dict[str, int] = field(default_factory=dict)
 
     def copy(self) -> Genome:
-        return Genome(list(self.keys), dict(self.method), list(self.agent), list(self.plates),
-                      dict(self.extra))
+        return Genome(
+            list(self.keys), dict(self.method), list(self.agent), list(self.plates), dict(self.extra)
+        )
 
     def signature(self) -> tuple:
         order = tuple(sorted(range(len(self.keys)), key=self.keys.__getitem__))

@@ -100,8 +100,15 @@ class Walker:
         w.ops, w.moving = list(self.ops), self.moving
         return w
 
-    def at(self, station: str, nxt: str | None, t_min: int = 0, deps: tuple = (),
-           action: str = "Interact", dur: int = 0) -> tuple:
+    def at(
+        self,
+        station: str,
+        nxt: str | None,
+        t_min: int = 0,
+        deps: tuple = (),
+        action: str = "Interact",
+        dur: int = 0,
+    ) -> tuple:
         """Go next to `station` and act there as early as allowed; return the event."""
         dec = self.dec
         tile = dec.pick(self.tile, station, nxt)

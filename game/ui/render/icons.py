@@ -67,8 +67,13 @@ def _shape_tomato(s, n, c):
     _circle(s, c, n / 2, n * 0.55, n * 0.34)
     for ang in (-90, -30, -150, 30, 150):
         a = math.radians(ang)
-        pygame.draw.line(s, (40, 130, 50), (n / 2, n * 0.26),
-                         (n / 2 + math.cos(a) * n * 0.14, n * 0.26 + math.sin(a) * n * 0.1), max(2, n // 14))
+        pygame.draw.line(
+            s,
+            (40, 130, 50),
+            (n / 2, n * 0.26),
+            (n / 2 + math.cos(a) * n * 0.14, n * 0.26 + math.sin(a) * n * 0.1),
+            max(2, n // 14),
+        )
 
 
 def _shape_cucumber(s, n, c):
@@ -103,8 +108,14 @@ def _shape_prawn(s, n, c):
 def _shape_meat(s, n, c):
     r = pygame.Rect(n * 0.14, n * 0.24, n * 0.72, n * 0.52)
     pygame.draw.ellipse(s, c, r)
-    pygame.draw.arc(s, (245, 225, 215), r.inflate(-n * 0.2, -n * 0.16), math.radians(20), math.radians(160),
-                    max(2, n // 14))
+    pygame.draw.arc(
+        s,
+        (245, 225, 215),
+        r.inflate(-n * 0.2, -n * 0.16),
+        math.radians(20),
+        math.radians(160),
+        max(2, n // 14),
+    )
 
 
 def _shape_chicken(s, n, c):
@@ -115,8 +126,9 @@ def _shape_chicken(s, n, c):
 
 
 def _shape_mushroom(s, n, c):
-    pygame.draw.rect(s, (235, 225, 205), pygame.Rect(n * 0.4, n * 0.45, n * 0.2, n * 0.35),
-                     border_radius=max(1, n // 20))
+    pygame.draw.rect(
+        s, (235, 225, 205), pygame.Rect(n * 0.4, n * 0.45, n * 0.2, n * 0.35), border_radius=max(1, n // 20)
+    )
     pygame.draw.ellipse(s, c, pygame.Rect(n * 0.14, n * 0.2, n * 0.72, n * 0.42))
     _circle(s, (240, 230, 215), n * 0.36, n * 0.34, n * 0.05)
     _circle(s, (240, 230, 215), n * 0.6, n * 0.3, n * 0.04)
@@ -148,8 +160,13 @@ def _shape_tortilla(s, n, c):
 def _shape_nori(s, n, c):
     pygame.draw.rect(s, c, pygame.Rect(n * 0.16, n * 0.16, n * 0.68, n * 0.68), border_radius=max(1, n // 20))
     for i in range(1, 4):
-        pygame.draw.line(s, (70, 110, 80), (n * (0.16 + i * 0.17), n * 0.2), (n * (0.16 + i * 0.17), n * 0.8),
-                         max(1, n // 40))
+        pygame.draw.line(
+            s,
+            (70, 110, 80),
+            (n * (0.16 + i * 0.17), n * 0.2),
+            (n * (0.16 + i * 0.17), n * 0.8),
+            max(1, n // 40),
+        )
 
 
 def _dome(s, colour, rect: pygame.Rect) -> None:
@@ -161,8 +178,9 @@ def _dome(s, colour, rect: pygame.Rect) -> None:
 
 def _shape_bread(s, n, c):
     _dome(s, c, pygame.Rect(n * 0.12, n * 0.26, n * 0.76, n * 0.36))
-    pygame.draw.rect(s, _darker(c, 0.8), pygame.Rect(n * 0.14, n * 0.62, n * 0.72, n * 0.12),
-                     border_radius=max(1, n // 24))
+    pygame.draw.rect(
+        s, _darker(c, 0.8), pygame.Rect(n * 0.14, n * 0.62, n * 0.72, n * 0.12), border_radius=max(1, n // 24)
+    )
     for x in (0.34, 0.5, 0.64):
         pygame.draw.ellipse(s, (250, 240, 210), pygame.Rect(n * x, n * 0.36, n * 0.06, n * 0.035))
 
@@ -178,10 +196,20 @@ def _shape_unknown(s, n, c):
 
 
 SHAPES: dict[str, Callable[[pygame.Surface, int, Any], None]] = {
-    "lettuce": _shape_lettuce, "tomato": _shape_tomato, "cucumber": _shape_cucumber,
-    "fish": _shape_fish, "shrimp": _shape_shrimp, "prawn": _shape_prawn, "meat": _shape_meat,
-    "chicken": _shape_chicken, "mushroom": _shape_mushroom, "pasta": _shape_pasta,
-    "rice": _shape_rice, "tortilla": _shape_tortilla, "nori": _shape_nori, "bread": _shape_bread,
+    "lettuce": _shape_lettuce,
+    "tomato": _shape_tomato,
+    "cucumber": _shape_cucumber,
+    "fish": _shape_fish,
+    "shrimp": _shape_shrimp,
+    "prawn": _shape_prawn,
+    "meat": _shape_meat,
+    "chicken": _shape_chicken,
+    "mushroom": _shape_mushroom,
+    "pasta": _shape_pasta,
+    "rice": _shape_rice,
+    "tortilla": _shape_tortilla,
+    "nori": _shape_nori,
+    "bread": _shape_bread,
     "cheese": _shape_cheese,
 }
 
@@ -304,8 +332,11 @@ def cookware(kind: str, contents: tuple[tuple[str, str], ...], size: int) -> pyg
         _circle(img, inner, n * 0.44, n * 0.44, n * 0.33)
         box = pygame.Rect(n * 0.18, n * 0.18, n * 0.52, n * 0.52)
     else:
-        parts = ((metal, (0.02, 0.36, 0.96, 0.12), 20), (metal, (0.12, 0.2, 0.76, 0.72), 10),
-                 (inner, (0.18, 0.26, 0.64, 0.6), 12))
+        parts = (
+            (metal, (0.02, 0.36, 0.96, 0.12), 20),
+            (metal, (0.12, 0.2, 0.76, 0.72), 10),
+            (inner, (0.18, 0.26, 0.64, 0.6), 12),
+        )
         for colour, part, radius in parts:
             pygame.draw.rect(img, colour, pygame.Rect(*(v * n for v in part)), border_radius=n // radius)
         box = pygame.Rect(n * 0.2, n * 0.28, n * 0.6, n * 0.56)
@@ -387,10 +418,14 @@ def _station_chopping_board(img, n):
     board = pygame.Rect(n * 0.12, n * 0.12, n * 0.64, n * 0.54)
     pygame.draw.rect(img, (236, 226, 200), board, border_radius=n // 16)
     pygame.draw.rect(img, (170, 150, 110), board, max(1, n // 50), border_radius=n // 16)
-    pygame.draw.polygon(img, (190, 195, 205), [(n * 0.62, n * 0.12), (n * 0.9, n * 0.1), (n * 0.9, n * 0.36),
-                                               (n * 0.62, n * 0.3)])
-    pygame.draw.rect(img, (40, 40, 45), pygame.Rect(n * 0.78, n * 0.36, n * 0.1, n * 0.26),
-                     border_radius=n // 40)
+    pygame.draw.polygon(
+        img,
+        (190, 195, 205),
+        [(n * 0.62, n * 0.12), (n * 0.9, n * 0.1), (n * 0.9, n * 0.36), (n * 0.62, n * 0.3)],
+    )
+    pygame.draw.rect(
+        img, (40, 40, 45), pygame.Rect(n * 0.78, n * 0.36, n * 0.1, n * 0.26), border_radius=n // 40
+    )
 
 
 def _station_stove(img, n):
@@ -415,8 +450,14 @@ def _station_sink(img, n):
     pygame.draw.rect(img, (110, 170, 220), basin.inflate(-n * 0.12, -n * 0.12), border_radius=n // 12)
     pygame.draw.rect(img, (120, 125, 135), pygame.Rect(n * 0.44, n * 0.04, n * 0.12, n * 0.16))
     for x in (0.3, 0.55):
-        pygame.draw.arc(img, (230, 240, 250), pygame.Rect(n * x, n * 0.34, n * 0.18, n * 0.12), 0, math.pi,
-                        max(1, n // 50))
+        pygame.draw.arc(
+            img,
+            (230, 240, 250),
+            pygame.Rect(n * x, n * 0.34, n * 0.18, n * 0.12),
+            0,
+            math.pi,
+            max(1, n // 50),
+        )
 
 
 def _station_plate_return(img, n):
@@ -430,8 +471,11 @@ def _station_plate_return(img, n):
 
 
 def _station_trash(img, n):
-    pygame.draw.polygon(img, (90, 95, 100), [(n * 0.24, n * 0.22), (n * 0.76, n * 0.22), (n * 0.68, n * 0.7),
-                                             (n * 0.32, n * 0.7)])
+    pygame.draw.polygon(
+        img,
+        (90, 95, 100),
+        [(n * 0.24, n * 0.22), (n * 0.76, n * 0.22), (n * 0.68, n * 0.7), (n * 0.32, n * 0.7)],
+    )
     lid = pygame.Rect(n * 0.18, n * 0.12, n * 0.64, n * 0.1)
     pygame.draw.rect(img, (70, 74, 80), lid, border_radius=n // 30)
     pygame.draw.rect(img, (70, 74, 80), pygame.Rect(n * 0.42, n * 0.06, n * 0.16, n * 0.08))
@@ -446,9 +490,13 @@ def _station_unknown(img, n):
 
 
 STATION_DRAW = {
-    "table": _station_table, "chopping_board": _station_chopping_board, "stove": _station_stove,
-    "serving_window": _station_serving_window, "sink": _station_sink,
-    "plate_return": _station_plate_return, "trash": _station_trash,
+    "table": _station_table,
+    "chopping_board": _station_chopping_board,
+    "stove": _station_stove,
+    "serving_window": _station_serving_window,
+    "sink": _station_sink,
+    "plate_return": _station_plate_return,
+    "trash": _station_trash,
 }
 
 

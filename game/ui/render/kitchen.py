@@ -129,11 +129,18 @@ class KitchenRenderer:
         return hit
 
     # -- drawing ------------------------------------------------------------------------
-    def draw(self, surface: pygame.Surface, where: Where, state: State, *,
-             timeline: Timeline | None = None, t: float | None = None,
-             highlight: Iterable[Pos] | Mapping[Pos, Any] | None = None,
-             ghosts: Mapping[str, Mapping[str, Any]] | None = None,
-             selected: str | None = None) -> None:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        where: Where,
+        state: State,
+        *,
+        timeline: Timeline | None = None,
+        t: float | None = None,
+        highlight: Iterable[Pos] | Mapping[Pos, Any] | None = None,
+        ghosts: Mapping[str, Mapping[str, Any]] | None = None,
+        selected: str | None = None,
+    ) -> None:
         origin = self.origin(where)
         surface.blit(self.background(), origin)
         self._draw_station_items(surface, origin, state, t)
@@ -176,16 +183,18 @@ class KitchenRenderer:
         shade.fill(P.LABEL_BAND)
         surface.blit(shade, band)
         for i, line in enumerate(lines):
-            blit_text(surface, line, (band.centerx, band.y + 1 + i * line_h), size, P.LABEL_TEXT,
-                      anchor="midtop")
+            blit_text(
+                surface, line, (band.centerx, band.y + 1 + i * line_h), size, P.LABEL_TEXT, anchor="midtop"
+            )
 
     def _label_height(self, name: str) -> int:
         lines = station_label_lines(name)
         size = min(fit_size(line, self.tile - 4, max(9, int(self.tile * 0.24)), 7) for line in lines)
         return (font(size).get_linesize() - 1) * len(lines) + 2
 
-    def _draw_station_items(self, surface: pygame.Surface, origin: tuple[int, int], state: State,
-                            t: float | None) -> None:
+    def _draw_station_items(
+        self, surface: pygame.Surface, origin: tuple[int, int], state: State, t: float | None
+    ) -> None:
         n = self.tile
         for name, item in state.get("stations", {}).items():
             if item is None or name not in self.station_pos:
@@ -200,8 +209,14 @@ class KitchenRenderer:
                 bar = pygame.Rect(top[0] + 3, top[1] + 2, n - 6, max(4, n // 10))
                 self._cookware_bars(surface, bar, item, t, name in self.stoves)
 
-    def _cookware_bars(self, surface: pygame.Surface, rect: pygame.Rect, item: Mapping[str, Any],
-                       t: float | None, on_stove: bool) -> None:
+    def _cookware_bars(
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        item: Mapping[str, Any],
+        t: float | None,
+        on_stove: bool,
+    ) -> None:
         """Cooking progress (orange, green when done, red when burnt); under the burn_after
         option a thin red bar below shrinks to the moment the cooked food burns."""
         frac = cooking_fraction(item, t, on_stove)
@@ -218,8 +233,9 @@ class KitchenRenderer:
             below = pygame.Rect(rect.x, rect.bottom + 1, rect.w, max(3, rect.h // 2))
             self._bar(surface, below, left / self.level.options["burn_after"], P.ERROR)
 
-    def _draw_plate_return(self, surface: pygame.Surface, origin: tuple[int, int], state: State,
-                           t: float | None) -> None:
+    def _draw_plate_return(
+        self, surface: pygame.Surface, origin: tuple[int, int], state: State, t: float | None
+    ) -> None:
         n = self.tile
         pending = state.get("pending_returns") or []
         for name, count in (state.get("dirty_plates") or {}).items():
@@ -242,8 +258,9 @@ class KitchenRenderer:
                 pygame.draw.rect(surface, (90, 70, 40), box, border_radius=3)
                 surface.blit(img, img.get_rect(center=box.center))
 
-    def _draw_highlight(self, surface: pygame.Surface, origin: tuple[int, int],
-                        highlight: Iterable[Pos] | Mapping[Pos, Any]) -> None:
+    def _draw_highlight(
+        self, surface: pygame.Surface, origin: tuple[int, int], highlight: Iterable[Pos] | Mapping[Pos, Any]
+    ) -> None:
         n = self.tile
         items = highlight.items() if isinstance(highlight, Mapping) else ((p, P.HIGHLIGHT) for p in highlight)
         for pos, colour in items:
@@ -261,8 +278,15 @@ class KitchenRenderer:
                 out[name] = (float(agent["pos"][0]), float(agent["pos"][1]))
         return out
 
-    def _draw_agents(self, surface: pygame.Surface, origin: tuple[int, int], state: State,
-                     timeline: Timeline | None, t: float | None, selected: str | None) -> None:
+    def _draw_agents(
+        self,
+        surface: pygame.Surface,
+        origin: tuple[int, int],
+        state: State,
+        timeline: Timeline | None,
+        t: float | None,
+        selected: str | None,
+    ) -> None:
         positions = self._positions(state, timeline, t)
         offsets = _spread(positions)
         self.agent_points, self.agent_rects = {}, {}
@@ -272,8 +296,15 @@ class KitchenRenderer:
             cx = origin[0] + round((pos[0] + 0.5 + dx) * self.tile)
             cy = origin[1] + round((pos[1] + 0.5) * self.tile)
             progress = self._process_progress(timeline, name, t)
-            self._draw_agent(surface, name, (cx, cy), agent.get("held"), agent.get("finished", False),
-                             progress, name == selected)
+            self._draw_agent(
+                surface,
+                name,
+                (cx, cy),
+                agent.get("held"),
+                agent.get("finished", False),
+                progress,
+                name == selected,
+            )
 
     def _process_progress(self, timeline: Timeline | None, agent: str, t: float | None) -> float | None:
         if timeline is None or t is None:
@@ -283,9 +314,17 @@ class KitchenRenderer:
             return None
         return min(1.0, max(0.0, (t - span.start) / (span.end - span.start)))
 
-    def _draw_agent(self, surface: pygame.Surface, name: str, centre: tuple[int, int],
-                    held: dict | None, finished: bool, progress: float | None, selected: bool,
-                    alpha: int = 255) -> None:
+    def _draw_agent(
+        self,
+        surface: pygame.Surface,
+        name: str,
+        centre: tuple[int, int],
+        held: dict | None,
+        finished: bool,
+        progress: float | None,
+        selected: bool,
+        alpha: int = 255,
+    ) -> None:
         n = self.tile
         index = self.agent_index.get(name, 0)
         colour = P.agent_colour(index)
@@ -296,8 +335,15 @@ class KitchenRenderer:
             pygame.draw.circle(surface, (0, 0, 0), centre, r + max(3, n // 14), 2)
         pygame.draw.circle(surface, (20, 20, 20), centre, r)
         pygame.draw.circle(surface, colour, centre, r - max(2, n // 28))
-        blit_text(surface, str(index + 1), centre, max(10, int(n * 0.42)), P.text_colour_on(colour),
-                  bold=True, anchor="center")
+        blit_text(
+            surface,
+            str(index + 1),
+            centre,
+            max(10, int(n * 0.42)),
+            P.text_colour_on(colour),
+            bold=True,
+            anchor="center",
+        )
         if finished:
             self._draw_flag(surface, (cx - r, cy - r))
         if held is not None:
@@ -305,8 +351,12 @@ class KitchenRenderer:
             icon = icons.item_icon(held, size)
             surface.blit(icon, icon.get_rect(center=(cx + int(n * 0.24), cy + int(n * 0.22))))
         if progress is not None:
-            self._bar(surface, pygame.Rect(cx - r, cy - r - max(6, n // 8), 2 * r, max(5, n // 10)), progress,
-                      PROCESS_BAR)
+            self._bar(
+                surface,
+                pygame.Rect(cx - r, cy - r - max(6, n // 8), 2 * r, max(5, n // 10)),
+                progress,
+                PROCESS_BAR,
+            )
         if alpha == 255:
             self.agent_points[name] = (cx - int(n * 0.22), cy)
             self.agent_rects[name] = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
@@ -321,8 +371,9 @@ class KitchenRenderer:
                 c = (20, 20, 20) if (i + j) % 2 else (250, 250, 250)
                 pygame.draw.rect(surface, c, pygame.Rect(x + 1 + i * s, y + j * s, s, s))
 
-    def _draw_ghost(self, surface: pygame.Surface, origin: tuple[int, int], name: str,
-                    ghost: Mapping[str, Any]) -> None:
+    def _draw_ghost(
+        self, surface: pygame.Surface, origin: tuple[int, int], name: str, ghost: Mapping[str, Any]
+    ) -> None:
         n = self.tile
         layer = pygame.Surface((2 * n, 2 * n), pygame.SRCALPHA)
         self._draw_agent(layer, name, (n, n), ghost.get("held"), False, None, False, alpha=90)
@@ -391,8 +442,15 @@ def describe_item(item: Mapping[str, Any] | None) -> str:
     text = f"{kind} ({contents})"
     if kind in ("pan", "pot") and (item.get("required") or 0) > 0:
         burnt = any(i.get("state") == "burnt" for i in item.get("contents", ()))
-        status = "burnt" if burnt else "cooking" if item.get("cooking") else "cooked" if _all_cooked(item) \
+        status = (
+            "burnt"
+            if burnt
+            else "cooking"
+            if item.get("cooking")
+            else "cooked"
+            if _all_cooked(item)
             else "stopped"
+        )
         text += f", {status} {_num(item.get('processed') or 0)}/{_num(item['required'])}"
     return text
 

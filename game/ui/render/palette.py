@@ -6,14 +6,14 @@ Colour = tuple[int, int, int]
 
 # Okabe & Ito's palette, most distinct first (black and yellow last: they clash with the UI).
 AGENT_COLOURS: tuple[Colour, ...] = (
-    (230, 159, 0),    # orange
-    (86, 180, 233),   # sky blue
-    (0, 158, 115),    # bluish green
+    (230, 159, 0),  # orange
+    (86, 180, 233),  # sky blue
+    (0, 158, 115),  # bluish green
     (204, 121, 167),  # reddish purple
-    (213, 94, 0),     # vermillion
-    (0, 114, 178),    # blue
-    (240, 228, 66),   # yellow
-    (40, 40, 40),     # black
+    (213, 94, 0),  # vermillion
+    (0, 114, 178),  # blue
+    (240, 228, 66),  # yellow
+    (40, 40, 40),  # black
 )
 
 ACTION_COLOURS: dict[str, Colour] = {

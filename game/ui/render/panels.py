@@ -302,8 +302,9 @@ class QueuePanel:
             img.blit(self._row(agent, k, actions[k], status, rect.w - 8, colour), (rect.x + 4, y))
             y += self.ROW_H
 
-    def _row(self, agent: str, k: int, action: dict, status: str, width: int,
-             colour: tuple[int, int, int]) -> pygame.Surface:
+    def _row(
+        self, agent: str, k: int, action: dict, status: str, width: int, colour: tuple[int, int, int]
+    ) -> pygame.Surface:
         """One queue row, drawn once per (action, status, width)."""
         key = (agent, k, status, width)
         img = self._rows.get(key)
@@ -340,8 +341,9 @@ class QueuePanel:
 
 
 # -- error box ------------------------------------------------------------------------------
-def error_highlight(level: Level, result: Mapping[str, Any], state: Mapping[str, Any],
-                    t: float) -> dict[tuple[int, int], tuple[int, int, int]] | None:
+def error_highlight(
+    level: Level, result: Mapping[str, Any], state: Mapping[str, Any], t: float
+) -> dict[tuple[int, int], tuple[int, int, int]] | None:
     """At or after a run's error: the failing agent's tile and its action's target, in red."""
     d = result.get("error_detail") or {}
     if not result.get("error") or not d or t < float(d.get("time", 0)):
@@ -358,8 +360,9 @@ def error_highlight(level: Level, result: Mapping[str, Any], state: Mapping[str,
     return out
 
 
-def draw_error_strip(surface: pygame.Surface, rect: pygame.Rect, result: Mapping[str, Any],
-                     size: int = 16) -> None:
+def draw_error_strip(
+    surface: pygame.Surface, rect: pygame.Rect, result: Mapping[str, Any], size: int = 16
+) -> None:
     """One or two lines of the error over the bottom of rect (exported frames, compare view)."""
     lines = error_lines(result)
     if not lines:
@@ -370,8 +373,15 @@ def draw_error_strip(surface: pygame.Surface, rect: pygame.Rect, result: Mapping
     band.fill((90, 20, 20, 225))
     surface.blit(band, (rect.x, rect.bottom - h))
     for i, line in enumerate(text):
-        blit_text(surface, line, (rect.x + 8, rect.bottom - h + 4 + i * font(size).get_linesize()), size,
-                  (255, 230, 225), bold=(i == 0))
+        blit_text(
+            surface,
+            line,
+            (rect.x + 8, rect.bottom - h + 4 + i * font(size).get_linesize()),
+            size,
+            (255, 230, 225),
+            bold=(i == 0),
+        )
+
 
 def error_lines(result: Mapping[str, Any]) -> list[str]:
     """The error's text, agent, action and time as short lines (empty for a clean run)."""

@@ -93,8 +93,15 @@ def draw_queue_column(surface: pygame.Surface, rect: pygame.Rect, col: QueueColu
         pygame.draw.rect(surface, col.colour, head, 3)
     pygame.draw.circle(surface, (20, 20, 20), (rect.x + 20, rect.y + 20), 13)
     pygame.draw.circle(surface, col.colour, (rect.x + 20, rect.y + 20), 11)
-    blit_text(surface, str(col.number), (rect.x + 20, rect.y + 20), 20, P.text_colour_on(col.colour),
-              bold=True, anchor="center")
+    blit_text(
+        surface,
+        str(col.number),
+        (rect.x + 20, rect.y + 20),
+        20,
+        P.text_colour_on(col.colour),
+        bold=True,
+        anchor="center",
+    )
     blit_text(surface, col.agent, (rect.x + 40, rect.y + 5), 20, P.TEXT, bold=True)
     blit_text(surface, ellipsize(col.summary, rect.w - 46, 16), (rect.x + 40, rect.y + 23), 16, P.TEXT_DIM)
     rows = [QueueRow(col.agent, None, head)]
@@ -159,8 +166,9 @@ def _draw_append_row(surface: pygame.Surface, row: pygame.Rect, col: QueueColumn
 
 
 # -- side panel --------------------------------------------------------------------------------------
-def draw_clock(surface: pygame.Surface, x: int, y: int, width: int, t: float, end: float,
-               playing: bool, speed: float) -> int:
+def draw_clock(
+    surface: pygame.Surface, x: int, y: int, width: int, t: float, end: float, playing: bool, speed: float
+) -> int:
     clock = f"t = {fmt(t)}"
     blit_text(surface, clock, (x, y), 44, P.TEXT, bold=True)
     blit_text(surface, f"of {fmt(end)}", (x + font(44, True).size(clock)[0] + 10, y + 14), 24, P.TEXT_DIM)
@@ -169,8 +177,16 @@ def draw_clock(surface: pygame.Surface, x: int, y: int, width: int, t: float, en
     return y + 44
 
 
-def draw_orders(surface: pygame.Surface, x: int, y: int, width: int, orders: Sequence[str],
-                served_by_t: int, served_times: Sequence[float], failed: bool) -> int:
+def draw_orders(
+    surface: pygame.Surface,
+    x: int,
+    y: int,
+    width: int,
+    orders: Sequence[str],
+    served_by_t: int,
+    served_times: Sequence[float],
+    failed: bool,
+) -> int:
     """Orders in sequence: served (by the shown time), next, waiting; and the plan's outcome."""
     y = heading(surface, "Orders", x, y, width)
     for i, dish in enumerate(orders):
@@ -221,8 +237,9 @@ def _draw_ingredients(surface: pygame.Surface, x: int, y: int, width: int, ingre
     return y + 24
 
 
-def draw_lines(surface: pygame.Surface, x: int, y: int, width: int, lines: Sequence[tuple[str, Any]],
-               size: int = 17) -> int:
+def draw_lines(
+    surface: pygame.Surface, x: int, y: int, width: int, lines: Sequence[tuple[str, Any]], size: int = 17
+) -> int:
     for text, colour in lines:
         for line in wrap(text, width, size):
             blit_text(surface, line, (x, y), size, colour)
@@ -241,8 +258,15 @@ def time_at(rect: pygame.Rect, end: float, px: int) -> float:
     return frac * end
 
 
-def draw_scrub(surface: pygame.Surface, rect: pygame.Rect, t: float, end: float, events: Sequence[float],
-               served: Sequence[float], error: float | None) -> None:
+def draw_scrub(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    t: float,
+    end: float,
+    events: Sequence[float],
+    served: Sequence[float],
+    error: float | None,
+) -> None:
     panel(surface, rect, P.PANEL)
     track = scrub_track(rect)
     blit_text(surface, "0", (track.x - 10, rect.centery), 18, P.TEXT_DIM, anchor="midright")
@@ -322,13 +346,24 @@ def draw_notice(surface: pygame.Surface, title: str, lines: Sequence[str], colou
     for line in body:
         blit_text(surface, line, (rect.x + 20, y), 19, P.TEXT)
         y += 19
-    blit_text(surface, "click or press any key to close", (rect.centerx, rect.bottom - 14), 16, P.TEXT_DIM,
-              anchor="midbottom")
+    blit_text(
+        surface,
+        "click or press any key to close",
+        (rect.centerx, rect.bottom - 14),
+        16,
+        P.TEXT_DIM,
+        anchor="midbottom",
+    )
     return rect
 
 
-def draw_card(surface: pygame.Surface, rect: pygame.Rect, title: str,
-              rows: Sequence[tuple[str, str]], notes: Sequence[str]) -> None:
+def draw_card(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    title: str,
+    rows: Sequence[tuple[str, str]],
+    notes: Sequence[str],
+) -> None:
     dim(surface)
     y = draw_box(surface, rect, title, SERVED)
     for label, value in rows:

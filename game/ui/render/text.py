@@ -23,8 +23,15 @@ def render(text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
     return font(size, bold).render(text, True, colour)
 
 
-def blit_text(surface: pygame.Surface, text: str, pos: tuple[int, int], size: int, colour,
-              bold: bool = False, anchor: str = "topleft") -> pygame.Rect:
+def blit_text(
+    surface: pygame.Surface,
+    text: str,
+    pos: tuple[int, int],
+    size: int,
+    colour,
+    bold: bool = False,
+    anchor: str = "topleft",
+) -> pygame.Rect:
     """Draw text with any Rect anchor (topleft, center, midright...); returns its rect."""
     img = render(text, size, colour, bold)
     rect = img.get_rect(**{anchor: pos})

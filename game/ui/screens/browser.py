@@ -20,6 +20,7 @@ from game.ui.render.text import blit_text, ellipsize
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
+
 BG = (24, 25, 31)
 TOP_H = 64
 BLOCK_W = 330
@@ -71,8 +72,14 @@ def tutorial_items(suite: str = "tutorial") -> list[Item]:
             items.append(Item(path, f"{n}. {path.stem} (broken: {e})", path.stem))
             continue
         detail = f"{plural(len(level.agents), 'agent')}, {plural(len(level.orders), 'order')}"
-        items.append(Item(path, f"{n}. {level.title or level.name}", str(level.meta.get("id") or path.stem),
-                          detail + "  -  " + " ".join(level.description.split())))
+        items.append(
+            Item(
+                path,
+                f"{n}. {level.title or level.name}",
+                str(level.meta.get("id") or path.stem),
+                detail + "  -  " + " ".join(level.description.split()),
+            )
+        )
     return items
 
 
@@ -101,8 +108,11 @@ def suite_blocks() -> dict[str, list[Block]]:
             block.orders.append(task.orders)
         human = humans.get((task.category, task.seed, task.agents, task.orders))
         block.cells[(task.seed, task.orders)] = Item(
-            path, f"{task.category}, seed {task.seed}, {task.agents} agents, {task.orders} orders", task.id,
-            human=human)
+            path,
+            f"{task.category}, seed {task.seed}, {task.agents} agents, {task.orders} orders",
+            task.id,
+            human=human,
+        )
     return {d: out[d] for d in DIFFICULTIES if d in out}
 
 
@@ -146,8 +156,9 @@ class BrowserScreen:
         out = list(self.lists[0][1])
         for blocks in self.suite.values():
             for block in blocks:
-                out += [block.cells[(s, o)] for s in block.seeds for o in block.orders
-                        if (s, o) in block.cells]
+                out += [
+                    block.cells[(s, o)] for s in block.seeds for o in block.orders if (s, o) in block.cells
+                ]
         return out + [item for _, items in self.lists[1:] for item in items]
 
     def refresh_scores(self) -> None:
@@ -241,8 +252,13 @@ class BrowserScreen:
         for heading, items in self.lists[1:]:
             y = self._draw_list(surface, y, heading, items)
         if not self.items():
-            blit_text(surface, "No levels found. `python main.py levels generate` writes the suite.",
-                      (24, y), 22, P.TEXT)
+            blit_text(
+                surface,
+                "No levels found. `python main.py levels generate` writes the suite.",
+                (24, y),
+                22,
+                P.TEXT,
+            )
         self.content_h = y + self.scroll - TOP_H + 20
         self._draw_focus(surface)
         self._draw_top(surface)
@@ -254,9 +270,14 @@ class BrowserScreen:
     def _draw_top(self, surface: pygame.Surface) -> None:
         pygame.draw.rect(surface, P.PANEL, (0, 0, self.size[0], TOP_H))
         blit_text(surface, "ParaCook Kitchen", (20, 10), 34, P.TEXT, bold=True)
-        blit_text(surface, "Pick a level to plan: tutorials, the benchmark suite, then scenarios. Times are "
-                  "your best (h = the ParaCook human study). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
-                  (20, 42), 17, P.TEXT_DIM)
+        blit_text(
+            surface,
+            "Pick a level to plan: tutorials, the benchmark suite, then scenarios. Times are "
+            "your best (h = the ParaCook human study). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
+            (20, 42),
+            17,
+            P.TEXT_DIM,
+        )
 
     def _draw_list(self, surface: pygame.Surface, y: int, heading: str, items: list[Item]) -> int:
         if not items:
@@ -267,14 +288,33 @@ class BrowserScreen:
             item.rect = pygame.Rect(24, y, w, 30)
             hovered = self.mouse is not None and item.rect.collidepoint(self.mouse)
             pygame.draw.rect(surface, P.PANEL_LIGHT if hovered else P.PANEL, item.rect, border_radius=6)
-            blit_text(surface, item.label, (item.rect.x + 12, item.rect.centery), 22, P.TEXT, bold=True,
-                      anchor="midleft")
+            blit_text(
+                surface,
+                item.label,
+                (item.rect.x + 12, item.rect.centery),
+                22,
+                P.TEXT,
+                bold=True,
+                anchor="midleft",
+            )
             best = self.best.get(item.level_id)
             right = f"best {panels.fmt(best)}" if best is not None else "not played yet"
-            blit_text(surface, right, (item.rect.right - 12, item.rect.centery), 20,
-                      panels.SERVED if best is not None else P.TEXT_DIM, anchor="midright")
-            blit_text(surface, ellipsize(item.detail, w - 460, 17), (item.rect.x + 300, item.rect.centery),
-                      17, P.TEXT_DIM, anchor="midleft")
+            blit_text(
+                surface,
+                right,
+                (item.rect.right - 12, item.rect.centery),
+                20,
+                panels.SERVED if best is not None else P.TEXT_DIM,
+                anchor="midright",
+            )
+            blit_text(
+                surface,
+                ellipsize(item.detail, w - 460, 17),
+                (item.rect.x + 300, item.rect.centery),
+                17,
+                P.TEXT_DIM,
+                anchor="midleft",
+            )
             y += 34
         return y + 16
 
@@ -300,8 +340,14 @@ class BrowserScreen:
         blit_text(surface, block.title, (x + 10, y + 7), 21, P.TEXT, bold=True)
         cell_w = (width - 76) // max(1, len(block.orders))
         for j, n in enumerate(block.orders):
-            blit_text(surface, plural(n, "order"), (x + 70 + j * cell_w + cell_w // 2, y + 32), 15,
-                      P.TEXT_DIM, anchor="midtop")
+            blit_text(
+                surface,
+                plural(n, "order"),
+                (x + 70 + j * cell_w + cell_w // 2, y + 32),
+                15,
+                P.TEXT_DIM,
+                anchor="midtop",
+            )
         for i, seed in enumerate(block.seeds):
             cy = y + 52 + i * ROW_H
             blit_text(surface, f"seed {seed}", (x + 10, cy + ROW_H // 2), 16, P.TEXT_DIM, anchor="midleft")

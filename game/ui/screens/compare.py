@@ -106,8 +106,15 @@ class Side:
             note = f"{how} at t = {num(tl.end)}"
             box = blit_text(surface, note, r["kitchen"].center, 22, P.TEXT, bold=True, anchor="center")
             pygame.draw.rect(surface, (20, 20, 24), box.inflate(16, 10), border_radius=4)
-            blit_text(surface, note, r["kitchen"].center, 22, (255, 200, 190) if self.error_at is not None
-                      else P.TEXT, bold=True, anchor="center")
+            blit_text(
+                surface,
+                note,
+                r["kitchen"].center,
+                22,
+                (255, 200, 190) if self.error_at is not None else P.TEXT,
+                bold=True,
+                anchor="center",
+            )
         hover = self.gantt.span_at_pixel(r["gantt"], mouse)
         self.gantt.draw(surface, r["gantt"], t, hover)
         self._summary(surface, r["summary"])

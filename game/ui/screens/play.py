@@ -33,53 +33,80 @@ ERROR_BG = (110, 30, 30)
 ERROR_TEXT = (255, 235, 235)
 
 HELP: list[tuple[str, list[tuple[str, str]]]] = [
-    ("Agents", [
-        ("click an agent", "select it (its queue gets the new actions)"),
-        ("1-9, Tab", "select agent n / the next agent (Shift+Tab: previous)"),
-    ]),
-    ("Planning", [
-        ("click floor", "queue a MoveTo to that tile"),
-        ("click station", "queue an Interact; walks next to it first when needed"),
-        ("right-click, P", "queue a Process (chop, wash) at the station under the mouse"),
-        ("I / M", "Interact with / MoveTo the tile under the mouse"),
-        ("Shift+click", "MoveTo even where another agent stands"),
-        ("W", "queue a Wait: type its length, +/- adjust, Enter queues"),
-        ("F", "queue a Finish"),
-        ("+ / -", "lengthen / shorten the selected Wait"),
-        ("click an action", "select it: new actions are inserted before it"),
-        ("Up / Down", "select the previous / next action in the queue"),
-        ("Esc", "deselect: new actions go at the end"),
-        ("Delete, Backspace", "delete the selected action (or the last one)"),
-        ("Ctrl+Z / Ctrl+Y", "undo / redo any edit"),
-    ]),
-    ("Time", [
-        ("Space", "play / pause the plan as an animation"),
-        ("[ / ]", "slower / faster"),
-        ("Left / Right", "previous / next event"),
-        ("Home / End", "start / end of the plan"),
-        ("drag the bar", "show the kitchen at any moment"),
-    ]),
-    ("Files", [
-        ("Ctrl+S", "save the plan (Ctrl+Shift+S: save as)"),
-        ("Ctrl+O", "open a saved plan"),
-        ("Ctrl+E", "export the run as ParaCook JSON (result and plan)"),
-        ("autosave", "the plan is saved after every edit and restored next time"),
-    ]),
-    ("Window", [
-        ("F1, ?", "show / hide this help"),
-        ("hover a tile", "full detail of the tile in a tooltip"),
-    ]),
+    (
+        "Agents",
+        [
+            ("click an agent", "select it (its queue gets the new actions)"),
+            ("1-9, Tab", "select agent n / the next agent (Shift+Tab: previous)"),
+        ],
+    ),
+    (
+        "Planning",
+        [
+            ("click floor", "queue a MoveTo to that tile"),
+            ("click station", "queue an Interact; walks next to it first when needed"),
+            ("right-click, P", "queue a Process (chop, wash) at the station under the mouse"),
+            ("I / M", "Interact with / MoveTo the tile under the mouse"),
+            ("Shift+click", "MoveTo even where another agent stands"),
+            ("W", "queue a Wait: type its length, +/- adjust, Enter queues"),
+            ("F", "queue a Finish"),
+            ("+ / -", "lengthen / shorten the selected Wait"),
+            ("click an action", "select it: new actions are inserted before it"),
+            ("Up / Down", "select the previous / next action in the queue"),
+            ("Esc", "deselect: new actions go at the end"),
+            ("Delete, Backspace", "delete the selected action (or the last one)"),
+            ("Ctrl+Z / Ctrl+Y", "undo / redo any edit"),
+        ],
+    ),
+    (
+        "Time",
+        [
+            ("Space", "play / pause the plan as an animation"),
+            ("[ / ]", "slower / faster"),
+            ("Left / Right", "previous / next event"),
+            ("Home / End", "start / end of the plan"),
+            ("drag the bar", "show the kitchen at any moment"),
+        ],
+    ),
+    (
+        "Files",
+        [
+            ("Ctrl+S", "save the plan (Ctrl+Shift+S: save as)"),
+            ("Ctrl+O", "open a saved plan"),
+            ("Ctrl+E", "export the run as ParaCook JSON (result and plan)"),
+            ("autosave", "the plan is saved after every edit and restored next time"),
+        ],
+    ),
+    (
+        "Window",
+        [
+            ("F1, ?", "show / hide this help"),
+            ("hover a tile", "full detail of the tile in a tooltip"),
+        ],
+    ),
 ]
 
-TOOLBAR = (("back", "Levels", "Back to the level list"), ("play", "Play", "Play / pause (Space)"),
-           ("slower", "Slower", "Slower ([)"), ("faster", "Faster", "Faster (])"),
-           ("undo", "Undo", "Undo (Ctrl+Z)"), ("redo", "Redo", "Redo (Ctrl+Y)"),
-           ("save", "Save", "Save the plan (Ctrl+S)"), ("open", "Open", "Open a plan (Ctrl+O)"),
-           ("export", "Export", "Export as ParaCook JSON (Ctrl+E)"),
-           ("strong", "Strong plan", "Show the built-in planner's plan for this level"),
-           ("help", "Help", "Controls (F1 or ?)"))
-CARD_BUTTONS = (("watch", "Watch it"), ("viewer", "Replay viewer"), ("export", "Export JSON"),
-                ("strong", "Strong plan"), ("keep", "Keep editing"), ("back", "Levels"))
+TOOLBAR = (
+    ("back", "Levels", "Back to the level list"),
+    ("play", "Play", "Play / pause (Space)"),
+    ("slower", "Slower", "Slower ([)"),
+    ("faster", "Faster", "Faster (])"),
+    ("undo", "Undo", "Undo (Ctrl+Z)"),
+    ("redo", "Redo", "Redo (Ctrl+Y)"),
+    ("save", "Save", "Save the plan (Ctrl+S)"),
+    ("open", "Open", "Open a plan (Ctrl+O)"),
+    ("export", "Export", "Export as ParaCook JSON (Ctrl+E)"),
+    ("strong", "Strong plan", "Show the built-in planner's plan for this level"),
+    ("help", "Help", "Controls (F1 or ?)"),
+)
+CARD_BUTTONS = (
+    ("watch", "Watch it"),
+    ("viewer", "Replay viewer"),
+    ("export", "Export JSON"),
+    ("strong", "Strong plan"),
+    ("keep", "Keep editing"),
+    ("back", "Levels"),
+)
 
 
 # -- hooks to other parts of the program (present or not) ----------------------------------------
@@ -134,8 +161,14 @@ class Layout:
         status = pygame.Rect(0, queues.y - 50, main_w, 50)
         scrub = pygame.Rect(0, status.y - 38, main_w, 38)
         top = pygame.Rect(0, 0, w, 44)
-        return cls(top, pygame.Rect(0, top.bottom, main_w, scrub.y - top.bottom), scrub, status, queues,
-                   pygame.Rect(main_w, top.bottom, side_w, h - top.bottom))
+        return cls(
+            top,
+            pygame.Rect(0, top.bottom, main_w, scrub.y - top.bottom),
+            scrub,
+            status,
+            queues,
+            pygame.Rect(main_w, top.bottom, side_w, h - top.bottom),
+        )
 
 
 @dataclass
@@ -149,8 +182,15 @@ class Card:
 class PlayScreen:
     """One level being planned. `back` is the screen the Levels button returns to."""
 
-    def __init__(self, level: Level, plan: Plan | None = None, *, back: Any = None, restore: bool = True,
-                 size: tuple[int, int] | None = None):
+    def __init__(
+        self,
+        level: Level,
+        plan: Plan | None = None,
+        *,
+        back: Any = None,
+        restore: bool = True,
+        size: tuple[int, int] | None = None,
+    ):
         self.level = level
         self.back = back
         restored = store.load_autosave(level) if restore and plan is None else None
@@ -176,8 +216,9 @@ class PlayScreen:
         self.dialog_purpose = ""
         self.recorded: set[str] = set()
         self._next: Any = self
-        self.size = size or (pygame.display.get_surface().get_size() if pygame.display.get_surface()
-                             else (1440, 900))
+        self.size = size or (
+            pygame.display.get_surface().get_size() if pygame.display.get_surface() else (1440, 900)
+        )
         self.layout = Layout.for_size(self.size)
         self.manager = pygame_gui.UIManager(self.size, str(THEME) if THEME.is_file() else None)
         self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
@@ -389,18 +430,27 @@ class PlayScreen:
         planner = store.best_time(self.level, source="planner")
         rows = [
             ("Completion time (OCT)", panels.fmt(r.time)),
-            ("nOCT", f"{100 * r.time / r.t_max:.1f}   (OCT / T_max x 100, T_max = {r.t_max})"
-             if r.t_max else "-"),
+            (
+                "nOCT",
+                f"{100 * r.time / r.t_max:.1f}   (OCT / T_max x 100, T_max = {r.t_max})" if r.t_max else "-",
+            ),
             ("Moving (MD)", ", ".join(f"{a} {panels.fmt(r.md[a])}" for a in names)),
             ("Utilisation (AU)", ", ".join(f"{a} {r.au[a]:.0%}" for a in names)),
             ("Your best here", mine),
             ("Human baseline", f"{panels.fmt(human[0])}   ({human[1]})" if human else "not recorded"),
-            ("Built-in planner", panels.fmt(planner) if planner is not None else
-             ("press Strong plan to see it" if solver_available() else "not known")),
+            (
+                "Built-in planner",
+                panels.fmt(planner)
+                if planner is not None
+                else ("press Strong plan to see it" if solver_available() else "not known"),
+            ),
         ]
         n = len(self.level.orders)
-        title = f"All {n} orders served in {panels.fmt(r.time)}" if n > 1 else \
-            f"The order is served in {panels.fmt(r.time)}"
+        title = (
+            f"All {n} orders served in {panels.fmt(r.time)}"
+            if n > 1
+            else f"The order is served in {panels.fmt(r.time)}"
+        )
         return Card(title, rows, [], replay)
 
     def _open_card(self, card: Card) -> None:
@@ -412,7 +462,8 @@ class PlayScreen:
             if name == "strong" and not solver_available():
                 continue
             self.card_buttons[name] = pygame_gui.elements.UIButton(
-                pygame.Rect(0, 0, 130, 36), label, self.manager)
+                pygame.Rect(0, 0, 130, 36), label, self.manager
+            )
         self._place_card_buttons()
 
     def close_card(self) -> None:
@@ -475,8 +526,14 @@ class PlayScreen:
                 pass
         self.say(f"built-in planner: {'done in ' + panels.fmt(result.time) if result.done else result.error}")
         if replay_viewer_available():
-            replay = Replay(self.level, plan_to_dict(plan), result.to_dict(), result.timeline, result.rules,
-                            {"kind": "solver"})
+            replay = Replay(
+                self.level,
+                plan_to_dict(plan),
+                result.to_dict(),
+                result.timeline,
+                result.rules,
+                {"kind": "solver"},
+            )
             self._next = open_replay_screen(replay, self)
 
     def go_back(self) -> None:
@@ -501,8 +558,9 @@ class PlayScreen:
 
     def export(self) -> None:
         name = f"{store.slug(self._title())}_{panels.fmt(self._end())}.json"
-        self._open_dialog("export", "Export as ParaCook JSON", store.exports_dir() / name,
-                          existing_only=False)
+        self._open_dialog(
+            "export", "Export as ParaCook JSON", store.exports_dir() / name, existing_only=False
+        )
 
     def _open_dialog(self, purpose: str, title: str, initial: Path, existing_only: bool) -> None:
         if self.dialog_open:
@@ -513,8 +571,12 @@ class PlayScreen:
         rect = pygame.Rect(0, 0, min(720, self.size[0] - 40), min(520, self.size[1] - 40))
         rect.center = (self.size[0] // 2, self.size[1] // 2)
         self.dialog = pygame_gui.windows.UIFileDialog(
-            rect, self.manager, window_title=title, initial_file_path=str(initial),
-            allow_existing_files_only=existing_only)
+            rect,
+            self.manager,
+            window_title=title,
+            initial_file_path=str(initial),
+            allow_existing_files_only=existing_only,
+        )
         self.dialog_purpose = purpose
 
     @property
@@ -549,8 +611,10 @@ class PlayScreen:
             plan, note = store.load_plan(path, self.level)
         except store.StoreError as e:
             lines = str(e).splitlines()
-            self.notice = ("This plan does not fit the level",
-                           [lines[0]] + [x.strip() for x in lines[1:]] + ["Your current plan is unchanged."])
+            self.notice = (
+                "This plan does not fit the level",
+                [lines[0]] + [x.strip() for x in lines[1:]] + ["Your current plan is unchanged."],
+            )
             return
         self.editor.replace_plan(plan)
         self.plan_path = path
@@ -753,20 +817,38 @@ class PlayScreen:
         top = self.layout.top
         pygame.draw.rect(surface, P.PANEL, top)
         first = min((b.relative_rect.x for b in self.buttons.values() if b.visible), default=top.right)
-        title = f"{self._title()}  -  {plural(len(self.level.agent_names), 'agent')}, " \
-                f"{plural(len(self.level.orders), 'order')}"
-        blit_text(surface, ellipsize(title, first - 24, 24), (12, top.centery), 24, P.TEXT, bold=True,
-                  anchor="midleft")
+        title = (
+            f"{self._title()}  -  {plural(len(self.level.agent_names), 'agent')}, "
+            f"{plural(len(self.level.orders), 'order')}"
+        )
+        blit_text(
+            surface,
+            ellipsize(title, first - 24, 24),
+            (12, top.centery),
+            24,
+            P.TEXT,
+            bold=True,
+            anchor="midleft",
+        )
 
     def _state(self) -> dict[str, Any]:
         return self.editor.result.timeline.state_at(self.t)
 
     def _draw_kitchen(self, surface: pygame.Surface) -> None:
         ed = self.editor
-        ghosts = {a: {"pos": list(e.pos), "held": e.held} for a in self.level.agent_names
-                  for e in [ed.end_point(a)]}
-        self.renderer.draw(surface, self.layout.kitchen, self._state(), timeline=ed.result.timeline, t=self.t,
-                           highlight=self._highlights(), ghosts=ghosts, selected=ed.agent)
+        ghosts = {
+            a: {"pos": list(e.pos), "held": e.held} for a in self.level.agent_names for e in [ed.end_point(a)]
+        }
+        self.renderer.draw(
+            surface,
+            self.layout.kitchen,
+            self._state(),
+            timeline=ed.result.timeline,
+            t=self.t,
+            highlight=self._highlights(),
+            ghosts=ghosts,
+            selected=ed.agent,
+        )
 
     def _highlights(self) -> dict[tuple[int, int], tuple[int, int, int]]:
         marks: dict[tuple[int, int], tuple[int, int, int]] = {}
@@ -810,16 +892,19 @@ class PlayScreen:
     def _draw_scrub(self, surface: pygame.Surface) -> None:
         r = self.editor.result
         err = r.error_detail.time if r.error_detail else None
-        panels.draw_scrub(surface, self.layout.scrub, self.t, self._end(), r.timeline.times, r.served_times,
-                          err)
+        panels.draw_scrub(
+            surface, self.layout.scrub, self.t, self._end(), r.timeline.times, r.served_times, err
+        )
 
     def _draw_status(self, surface: pygame.Surface) -> None:
         rect = self.layout.status
         err = self.editor.error
         first = pygame.Rect(rect.x, rect.y, rect.w, 25)
         if err is not None:
-            text = (f"Error  {err.agent}, action {err.action_index} {_action_text(err.action)} at t = "
-                    f"{panels.fmt(err.time)}: {err.reason}")
+            text = (
+                f"Error  {err.agent}, action {err.action_index} {_action_text(err.action)} at t = "
+                f"{panels.fmt(err.time)}: {err.reason}"
+            )
             size = fit_size(text, rect.w - 16, 21, 17)
             if font(size).size(text)[0] > rect.w - 16 and self.prompt is None:  # too long: use both lines
                 pygame.draw.rect(surface, ERROR_BG, rect)
@@ -827,17 +912,35 @@ class PlayScreen:
                     blit_text(surface, line, (rect.x + 8, rect.y + 4 + i * 22), 19, ERROR_TEXT)
                 return
             pygame.draw.rect(surface, ERROR_BG, first)
-            blit_text(surface, ellipsize(text, rect.w - 16, size), (rect.x + 8, first.centery), size,
-                      ERROR_TEXT, anchor="midleft")
+            blit_text(
+                surface,
+                ellipsize(text, rect.w - 16, size),
+                (rect.x + 8, first.centery),
+                size,
+                ERROR_TEXT,
+                anchor="midleft",
+            )
         else:
             pygame.draw.rect(surface, P.PANEL, first)
-            blit_text(surface, self._outcome_text(), (rect.x + 8, first.centery), 20, P.OK
-                      if self.editor.result.done else P.TEXT_DIM, anchor="midleft")
+            blit_text(
+                surface,
+                self._outcome_text(),
+                (rect.x + 8, first.centery),
+                20,
+                P.OK if self.editor.result.done else P.TEXT_DIM,
+                anchor="midleft",
+            )
         second = pygame.Rect(rect.x, first.bottom, rect.w, rect.h - first.h)
         pygame.draw.rect(surface, BG, second)
         text, colour = self._hint()
-        blit_text(surface, ellipsize(text, rect.w - 16, 19), (rect.x + 8, second.centery), 19, colour,
-                  anchor="midleft")
+        blit_text(
+            surface,
+            ellipsize(text, rect.w - 16, 19),
+            (rect.x + 8, second.centery),
+            19,
+            colour,
+            anchor="midleft",
+        )
 
     def _outcome_text(self) -> str:
         r = self.editor.result
@@ -845,20 +948,28 @@ class PlayScreen:
             return f"No error: every order is served at t = {panels.fmt(r.time)}"
         if self.editor.action_count == 0:
             return "No actions yet: click the kitchen to plan the selected agent (F1 for help)"
-        return (f"No error so far: {len(r.finished_orders)} of {len(self.level.orders)} orders served; "
-                f"the plan ends at t = {panels.fmt(r.time)}")
+        return (
+            f"No error so far: {len(r.finished_orders)} of {len(self.level.orders)} orders served; "
+            f"the plan ends at t = {panels.fmt(r.time)}"
+        )
 
     def _hint(self) -> tuple[str, Any]:
         if self.prompt is not None:
-            return (f"Wait for: {self.prompt or '0'}_   (type a number, +/- adjust, Enter queues it, Esc "
-                    "cancels)", panels.NEXT)
+            return (
+                f"Wait for: {self.prompt or '0'}_   (type a number, +/- adjust, Enter queues it, Esc "
+                "cancels)",
+                panels.NEXT,
+            )
         if self.message_left > 0:
             return self.message, P.ERROR if self.message_error else P.TEXT
         tile = self._hover_tile()
         if tile is not None:
             return self._click_hint(tile), P.TEXT_DIM
-        return ("Click floor to walk, a station to interact, right-click to process; W waits; Space plays; "
-                "F1 help", P.TEXT_DIM)
+        return (
+            "Click floor to walk, a station to interact, right-click to process; W waits; Space plays; "
+            "F1 help",
+            P.TEXT_DIM,
+        )
 
     def _click_hint(self, tile: tuple[int, int]) -> str:
         agent = self.editor.agent
@@ -879,12 +990,24 @@ class PlayScreen:
             queue = ed.queues[name]
             spans = [ed.span(name, k) for k in range(len(queue))]
             ends = [s.end for s in spans if s is not None and s.status != "rejected"]
-            summary = f"{len(queue)} actions, busy until t = {panels.fmt(max(ends))}" if ends else (
-                f"{len(queue)} actions" if queue else "no actions yet")
+            summary = (
+                f"{len(queue)} actions, busy until t = {panels.fmt(max(ends))}"
+                if ends
+                else (f"{len(queue)} actions" if queue else "no actions yet")
+            )
             col = panels.QueueColumn(
-                name, i + 1, P.agent_colour(i), queue, spans, name == ed.agent, ed.cursor[name],
+                name,
+                i + 1,
+                P.agent_colour(i),
+                queue,
+                spans,
+                name == ed.agent,
+                ed.cursor[name],
                 err.action_index if err is not None and err.agent == name else None,
-                self._running_index(name), summary, self.scroll[name])
+                self._running_index(name),
+                summary,
+                self.scroll[name],
+            )
             self.rows += panels.draw_queue_column(surface, rect, col)
 
     def _draw_side(self, surface: pygame.Surface) -> None:
@@ -894,8 +1017,12 @@ class PlayScreen:
         r = self.editor.result
         y = panels.draw_clock(surface, x, side.y + 10, w, self.t, self._end(), self.playing, self.speed) + 10
         served = sum(1 for s in r.served_times if s <= self.t)
-        y = panels.draw_orders(surface, x, y, w, self.level.orders, served, r.served_times,
-                               r.error is not None) + 6
+        y = (
+            panels.draw_orders(
+                surface, x, y, w, self.level.orders, served, r.served_times, r.error is not None
+            )
+            + 6
+        )
         if self.level.description:
             y = panels.heading(surface, "About this level", x, y, w)
             y = panels.draw_lines(surface, x, y, w, [(self.level.description, P.TEXT)]) + 10
@@ -934,7 +1061,8 @@ class PlayScreen:
     def _build_toolbar(self) -> None:
         for name, label, tip in TOOLBAR:
             self.buttons[name] = pygame_gui.elements.UIButton(
-                pygame.Rect(0, 0, 10, 32), label, self.manager, tool_tip_text=tip)
+                pygame.Rect(0, 0, 10, 32), label, self.manager, tool_tip_text=tip
+            )
         if not solver_available():
             self.buttons["strong"].hide()
 
@@ -1014,6 +1142,7 @@ def _move_selection(step: int):
     def run(screen: PlayScreen, _event: Any) -> None:
         screen.editor.move_selection(step)
         screen._keep_visible(screen.editor.agent, screen.editor.insertion_index())
+
     return run
 
 
@@ -1021,8 +1150,11 @@ KEYS: dict[int, Any] = {
     pygame.K_ESCAPE: _escape,
     pygame.K_SPACE: lambda s, e: s.toggle_play(),
     pygame.K_TAB: lambda s, e: s.select_agent(
-        s.level.agent_names[(s.level.agent_names.index(s.editor.agent)
-                             + (-1 if e.mod & pygame.KMOD_SHIFT else 1)) % len(s.level.agent_names)]),
+        s.level.agent_names[
+            (s.level.agent_names.index(s.editor.agent) + (-1 if e.mod & pygame.KMOD_SHIFT else 1))
+            % len(s.level.agent_names)
+        ]
+    ),
     pygame.K_UP: _move_selection(-1),
     pygame.K_DOWN: _move_selection(1),
     pygame.K_LEFT: lambda s, e: s.step_event(-1),
