@@ -12,7 +12,8 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parents[1]
-PARACOOK = ROOT.parent / "shared" / "paracook"
+# PARACOOK_DIR points elsewhere when the repository is not next to the data (e.g. a second checkout)
+PARACOOK = Path(os.environ.get("PARACOOK_DIR") or ROOT.parent / "shared" / "paracook")
 REFERENCE_FIELDS = (
     "done",
     "time",

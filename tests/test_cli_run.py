@@ -56,12 +56,23 @@ def test_run_failed_plan_exits_1_with_the_error(tmp_path):
     assert out.stdout.startswith("NOT DONE: the plan ends at t=4 (documented)")
 
 
+def test_run_stops_at_an_unreadable_action_after_running_the_ones_before(tmp_path):
+    level = write_level(tmp_path)
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"agent1": [*SALAD[:3], {"action": "MoveTo", "target": "x"}]}))
+    out = main("run", str(level), str(plan), "--orders", "salad_basic", "--json")
+    result = json.loads(out.stdout)
+    assert out.returncode == 1 and result["time"] == 4 and result["agent_progress"]["agent1"] == "3/4"
+    assert result["error_detail"]["kind"] == "invalid_action"
+    assert result["error"].startswith("agent1 action 3 (MoveTo): field 'target' must be [x, y]")
+
+
 def test_run_refuses_bad_inputs_without_traceback(tmp_path):
     level = write_level(tmp_path)
     bad_plan = tmp_path / "bad.json"
-    bad_plan.write_text('{"agent1": [{"action": "MoveTo", "target": "x"}]}')
+    bad_plan.write_text('{"agent1": {"action": "MoveTo", "target": "x"}}')
     out = main("run", str(level), str(bad_plan), "--orders", "salad_basic")
-    assert out.returncode == 2 and "agent1 action 0 (MoveTo): field 'target'" in out.stderr
+    assert out.returncode == 2 and "agent1: the action queue must be a list" in out.stderr
     broken = tmp_path / "broken.json"
     broken.write_text('{"agent1": [\n')
     out = main("run", str(level), str(broken), "--orders", "salad_basic")

@@ -8,10 +8,11 @@ import sys
 
 import pytest
 from conftest import ROOT
-from kitchens import it, kitchen, mv, pr
+from kitchens import it, kitchen, mv, pr, wait
 from test_rules import ROWS, SALAD, STATIONS
 
-from game.engine import PlanError, parse_plan, simulate
+from game.engine import PlanError, parse_plan, simulate, unreadable_actions
+from game.engine import errors as E
 from game.replay import ReplayError, load_replay, replay_bytes, save_replay
 from game.replay.file import VERSION
 
@@ -27,29 +28,57 @@ def level():
     [
         ({"agent3": []}, "agent3: no such agent"),
         ({"agent1": {"action": "Wait"}}, "agent1: the action queue must be a list"),
-        ({"agent1": [mv(1, 1), {"action": "Jump"}]}, "agent1 action 1: field 'action' must be one of"),
-        ({"agent1": [{"action": "MoveTo"}]}, "agent1 action 0 (MoveTo): field 'target' is missing"),
-        ({"agent1": [{"action": "MoveTo", "target": "table1"}]}, "agent1 action 0 (MoveTo): field 'target'"),
-        ({"agent1": [{"action": "MoveTo", "target": [1.5, 2]}]}, "two whole numbers"),
-        (
-            {"agent2": [it("table1"), {"action": "Interact", "target": [1, 2]}]},
-            "agent2 action 1 (Interact): field 'target' must be a station name",
-        ),
-        ({"agent1": [{"action": "Process"}]}, "agent1 action 0 (Process): field 'target' is missing"),
-        ({"agent1": ["Wait"]}, "agent1 action 0: an action must be an object"),
         ([1, 2], "the plan must be an object"),
+        ({"agent1": [{"action": "Finish"}] * 10_001}, "agent1: 10001 actions, more than the 10000"),
     ],
 )
-def test_malformed_plans_are_rejected_naming_agent_index_and_field(plan, needle):
+def test_plans_of_the_wrong_shape_are_refused(plan, needle):
     with pytest.raises(PlanError) as e:
         parse_plan(plan, AGENTS)
     assert needle in str(e.value)
 
 
-def test_all_problems_are_listed_at_once():
-    with pytest.raises(PlanError) as e:
-        parse_plan({"agent1": [{"action": "Jump"}], "agent2": [{"action": "MoveTo"}]}, AGENTS)
-    assert len(e.value.problems) == 2
+@pytest.mark.parametrize(
+    "plan, needle",
+    [
+        ({"agent1": [mv(1, 1), {"action": "Jump"}]}, "agent1 action 1 (Jump): field 'action' must be one of"),
+        ({"agent1": [{"action": "MoveTo"}]}, "agent1 action 0 (MoveTo): field 'target' is missing"),
+        ({"agent1": [{"action": "MoveTo", "target": "table1"}]}, "agent1 action 0 (MoveTo): field 'target'"),
+        ({"agent1": [{"action": "MoveTo", "target": [1, 2, 3]}]}, "[x, y] with two numbers"),
+        ({"agent1": [{"action": "MoveTo", "target": [1, True]}]}, "[x, y] with two numbers"),
+        (
+            {"agent2": [wait(1), {"action": "Interact", "target": [1, 2]}]},
+            "agent2 action 1 (Interact): field 'target' must be a station name",
+        ),
+        ({"agent1": [{"action": "Process"}]}, "agent1 action 0 (Process): field 'target' is missing"),
+        ({"agent1": ["Wait"]}, 'agent1 action 0 ("Wait"): an action must be an object'),
+        ({"agent1": [{"target": "x"}]}, "agent1 action 0: field 'action' is missing"),
+    ],
+)
+def test_unreadable_actions_are_named_by_agent_index_and_field(plan, needle):
+    parsed = parse_plan(plan, AGENTS)  # the shape is sound: no refusal
+    problems = unreadable_actions(parsed)
+    assert len(problems) == 1 and needle in problems[0]
+    r = simulate(level(), parsed)
+    assert r.error_detail.kind == E.INVALID_ACTION and needle in r.error
+
+
+def test_every_unreadable_action_is_listed_at_once():
+    plan = parse_plan({"agent1": [{"action": "Jump"}], "agent2": [{"action": "MoveTo"}]}, AGENTS)
+    assert len(unreadable_actions(plan)) == 2
+
+
+def test_a_long_list_of_problems_is_cut_with_a_count():
+    plan = parse_plan({"agent1": [{"action": "Jump"}] * 50}, AGENTS)
+    problems = unreadable_actions(plan)
+    assert len(problems) == 21 and problems[-1] == "... and 30 more problems"
+
+
+def test_whole_number_floats_are_tiles_and_other_numbers_unreachable():
+    plan = parse_plan({"agent1": [{"action": "MoveTo", "target": [1.0, 1.0]}]}, AGENTS)
+    assert plan["agent1"][0].target == (1, 1) and type(plan["agent1"][0].target[0]) is int
+    r = simulate(level(), {"agent1": [wait(1), {"action": "MoveTo", "target": [1.5, 2]}]})
+    assert r.error_detail.kind == E.UNREACHABLE and r.agent_progress["agent1"] == "1/2" and r.time == 1
 
 
 def test_plan_forms_accepted():
@@ -59,9 +88,9 @@ def test_plan_forms_accepted():
     assert parse_plan(bare, AGENTS)["agent2"] == ()
 
 
-def test_simulate_raises_plan_error_for_bad_form():
+def test_simulate_raises_plan_error_for_bad_shape():
     with pytest.raises(PlanError):
-        simulate(level(), {"agent1": [{"action": "Fly"}]})
+        simulate(level(), {"agent3": [{"action": "Fly"}]})
 
 
 # -- replays ------------------------------------------------------------------------------------

@@ -112,10 +112,20 @@ def test_station_of_unknown_kind_is_not_a_station():
 
 
 def test_wall_interact_fails_on_completion_and_process_at_start():
-    r = run({"agent1": [mv(5, 3), it("wall")]})
+    # walls in map order: wall (0, 0), wall_1 (6, 0), wall_2 (0, 4), wall_3 (5, 4), wall_4 (6, 4)
+    r = run({"agent1": [mv(5, 3), it("wall_3")]})
     assert error_kind(r) == E.BAD_INTERACT and r.agent_progress["agent1"] == "2/2"
-    r = run({"agent1": [mv(5, 3), pr("wall")]})
+    assert "wall_3 is a wall" in r.error
+    r = run({"agent1": [mv(5, 3), pr("wall_3")]})
     assert error_kind(r) == E.NO_PROCESS and r.agent_progress["agent1"] == "1/2"
+
+
+def test_a_wall_name_means_that_one_wall():
+    # "wall" is the first wall, (0, 0): far from (5, 3) although wall_3 is next to it
+    r = run({"agent1": [mv(5, 3), it("wall")]})
+    assert error_kind(r) == E.NOT_ADJACENT and r.agent_progress["agent1"] == "1/2"
+    r = run({"agent1": [mv(5, 3), it("wall_5")]})
+    assert error_kind(r) == E.UNKNOWN_TARGET
 
 
 # -- dispensers and the surface rule ----------------------------------------------------------

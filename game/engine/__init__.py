@@ -10,7 +10,18 @@ from .level import (
     level_from_map,
     station_kind,
 )
-from .plan import ACTION_NAMES, Action, Plan, PlanError, parse_plan, plan_to_dict, unwrap_plan
+from .limits import MAX_ACTIONS_PER_AGENT, MAX_TIME, MAX_WAIT
+from .plan import (
+    ACTION_NAMES,
+    UNREADABLE,
+    Action,
+    Plan,
+    PlanError,
+    parse_plan,
+    plan_to_dict,
+    unreadable_actions,
+    unwrap_plan,
+)
 from .result import REFERENCE_FIELDS, Result
 from .rules import RULESETS, RuleSet, get_rules
 from .simulator import simulate
@@ -19,6 +30,9 @@ from .timeline import ActionSpan, Timeline
 __all__ = [
     "ACTION_NAMES",
     "ERROR_KINDS",
+    "MAX_ACTIONS_PER_AGENT",
+    "MAX_TIME",
+    "MAX_WAIT",
     "REFERENCE_FIELDS",
     "RULESETS",
     "Action",
@@ -34,11 +48,13 @@ __all__ = [
     "RuleSet",
     "Station",
     "Timeline",
+    "UNREADABLE",
     "get_rules",
     "level_from_map",
     "parse_plan",
     "plan_to_dict",
     "simulate",
     "station_kind",
+    "unreadable_actions",
     "unwrap_plan",
 ]

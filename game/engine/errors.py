@@ -12,7 +12,9 @@ NO_PROCESS = "no_process"  # Process on a station that cannot process (or an emp
 NOT_ADJACENT = "not_adjacent"  # agent not 4-adjacent to the station
 STATION_IN_USE = "station_in_use"  # another agent's Process runs there (exclusive stations)
 UNREACHABLE = "unreachable"  # MoveTo target off the grid, not floor, or not connected
-BAD_DURATION = "bad_duration"  # Wait duration negative or not a number
+BAD_DURATION = "bad_duration"  # Wait duration negative, not a number, or longer than MAX_WAIT
+INVALID_ACTION = "invalid_action"  # the action could not be read (unknown type, missing field, ...)
+TIME_LIMIT = "time_limit"  # the action would end after MAX_TIME
 NOT_ALLOWED = "not_allowed"  # the level's can_use option forbids this agent that station kind
 # Completion-time errors: the action counts as started.
 BAD_INTERACT = "bad_interact"  # what the hand and the station hold do not combine
@@ -32,6 +34,8 @@ ERROR_KINDS = (
     STATION_IN_USE,
     UNREACHABLE,
     BAD_DURATION,
+    INVALID_ACTION,
+    TIME_LIMIT,
     NOT_ALLOWED,
     BAD_INTERACT,
     COOKWARE_REJECTS,
@@ -42,6 +46,12 @@ ERROR_KINDS = (
     WRONG_DISH,
     STALE_DISH,
 )
+
+
+def label(action: dict[str, Any]) -> str:
+    """' (MoveTo)' after 'agent1 action 3' when the action names its type, else ''."""
+    name = action.get("action")
+    return f" ({name})" if isinstance(name, str) else ""
 
 
 class ActionFailed(Exception):
@@ -63,7 +73,7 @@ class ErrorDetail:
     reason: str
 
     def message(self) -> str:
-        return f"{self.agent} action {self.action_index} ({self.action.get('action')}): {self.reason}"
+        return f"{self.agent} action {self.action_index}{label(self.action)}: {self.reason}"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -82,11 +82,15 @@ class Container:
         """One cooking step at an event time, for cookware sitting on a stove."""
         d = now - self.stamp
         self.stamp = now
-        self.processed += d
-        if self.processed >= self.required:
+        if self.processed + d >= self.required:
+            # done: the counter stops at what was required (any excess is dropped), so a later
+            # batch in the same cookware needs its full time counted again
+            self.processed = self.required
             for ing in self.contents:
                 ing.state = "cooked"
             self.cooking = False
+        else:
+            self.processed += d
 
     def reset(self) -> None:
         self.processed = self.required = self.stamp = 0

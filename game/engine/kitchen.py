@@ -8,13 +8,15 @@ from typing import Any
 from . import errors as E
 from .errors import ActionFailed
 from .items import Container, DirtyPlate, Ingredient, Item, describe
-from .level import COOKWARE_TIME, Level, Pos, Station
+from .level import COOKWARE_TIME, Level, Pos, Station, Wall
 from .plan import Action
 from .rules import RuleSet
 
 CHOP_TIME = 4
 WASH_TIME = 6
 RETURN_DELAY = 10
+
+Target = Station | Wall  # what an Interact or Process names
 
 
 class AgentState:
@@ -122,61 +124,58 @@ class Kitchen:
             item.cooked_at = None
 
     # -- start-time checks --------------------------------------------------------
-    def check_allowed(self, agent: AgentState, station: Station | None) -> None:
+    def check_allowed(self, agent: AgentState, station: Target) -> None:
         allowed = self.can_use.get(agent.name)
-        if allowed is None or station is None or station.kind in allowed:
+        if allowed is None or station.kind == "wall" or station.kind in allowed:
             return
         raise ActionFailed(
             E.NOT_ALLOWED,
             f"{agent.name} may not use {station.kind}s (allowed: {', '.join(allowed) or 'nothing'})",
         )
 
-    def resolve(self, agent: AgentState, target: str) -> Station | None:
-        """The station an Interact/Process names (None for a wall), with existence and
-        station checks; adjacency is checked separately because Process checks duration first."""
-        station = self.level.station_by_name.get(target)
+    def resolve(self, agent: AgentState, target: str) -> Target:
+        """The station or wall an Interact/Process names, with the existence and station checks;
+        adjacency is checked separately because Process checks its duration first."""
+        station = self.level.target_named(target)
         if station is None:
-            if target == "wall" and self.level.walls:
-                return None
+            if target in self.level.object_names:
+                raise ActionFailed(E.NOT_A_STATION, f"{target!r} is not a station")
             raise ActionFailed(E.UNKNOWN_TARGET, f"there is no station called {target!r}")
         if station.kind is None:
             raise ActionFailed(E.NOT_A_STATION, f"{target!r} is not a station of any known kind")
         return station
 
-    def check_adjacent(self, agent: AgentState, target: str, station: Station | None) -> None:
-        x, y = agent.pos
-        cells = [station.pos] if station is not None else self.level.walls
-        if not any(abs(cx - x) + abs(cy - y) == 1 for cx, cy in cells):
+    def check_adjacent(self, agent: AgentState, target: str, station: Target) -> None:
+        (x, y), (cx, cy) = agent.pos, station.pos
+        if abs(cx - x) + abs(cy - y) != 1:
             raise ActionFailed(E.NOT_ADJACENT, f"{agent.name} at ({x}, {y}) is not next to {target}")
 
-    def check_free(self, agent: AgentState, station: Station | None) -> None:
-        if station is None:
-            return
+    def check_free(self, agent: AgentState, station: Target) -> None:
         user = self.in_use.get(station.name)
         if user is not None and user != agent.name:
             raise ActionFailed(E.STATION_IN_USE, f"{station.name} is in use by {user}")
 
-    def is_exclusive(self, station: Station) -> bool:
+    def is_exclusive(self, station: Target) -> bool:
         return station.kind == "chopping_board" or (station.kind == "sink" and self.rules.exclusive_sinks)
 
-    def process_time(self, station: Station | None, target: str) -> int:
-        kind = station.kind if station is not None else "wall"
+    def process_time(self, station: Target, target: str) -> int:
+        kind = station.kind
         if kind == "chopping_board":
             return CHOP_TIME
         if kind == "sink":
             return WASH_TIME
         if kind == "stove":
-            item = self.surface[station.name]  # type: ignore[union-attr]
+            item = self.surface[station.name]
             if isinstance(item, Container) and item.is_cookware:
                 return COOKWARE_TIME[item.kind]
             raise ActionFailed(E.NO_PROCESS, f"{target} has no pot or pan to process")
         raise ActionFailed(E.NO_PROCESS, f"{target} ({kind}) cannot be processed")
 
     # -- Interact effects -----------------------------------------------------------
-    def interact(self, agent: AgentState, station: Station | None, now: float) -> None:
-        if station is None:
-            raise ActionFailed(E.BAD_INTERACT, "walls cannot be interacted with")
+    def interact(self, agent: AgentState, station: Target, now: float) -> None:
         kind = station.kind
+        if kind == "wall":
+            raise ActionFailed(E.BAD_INTERACT, f"{station.name} is a wall: walls cannot be interacted with")
         if kind == "dispenser":
             if agent.held is None and self.surface[station.name] is None:
                 if not station.provides:
@@ -337,9 +336,8 @@ class Kitchen:
             src.reset()
 
     # -- Process effects ------------------------------------------------------------
-    def process(self, agent: AgentState, station: Station | None, now: float) -> None:
-        kind = station.kind if station is not None else "wall"
-        name = station.name if station is not None else "wall"
+    def process(self, agent: AgentState, station: Target, now: float) -> None:
+        kind, name = station.kind, station.name
         top = self.surface.get(name)
         if kind == "chopping_board":
             if not (isinstance(top, Ingredient) and top.state == "raw"):

@@ -57,6 +57,25 @@ class Station:
 
 
 @dataclass(frozen=True)
+class Wall:
+    """An obstacle tile under the name the reference engine gives it: the map's walls in
+    order are `wall`, `wall_1`, `wall_2`, ... It can be named as a target; using it fails."""
+
+    name: str
+    x: int
+    y: int
+    kind = "wall"
+
+    @property
+    def pos(self) -> Pos:
+        return (self.x, self.y)
+
+
+def wall_name(index: int) -> str:
+    return "wall" if index == 0 else f"wall_{index}"
+
+
+@dataclass(frozen=True)
 class AgentStart:
     name: str
     x: int
@@ -141,6 +160,29 @@ class Level:
             for s in self.stations:
                 names.setdefault(s.name, s)
             self._cache["stations"] = names
+        return names
+
+    @property
+    def wall_by_name(self) -> dict[str, Wall]:
+        walls = self._cache.get("walls")
+        if walls is None:
+            walls = self._cache["walls"] = {
+                wall_name(i): Wall(wall_name(i), x, y) for i, (x, y) in enumerate(self.walls)
+            }
+        return walls
+
+    def target_named(self, name: str) -> Station | Wall | None:
+        """The station, or else the wall, an Interact or Process names."""
+        return self.station_by_name.get(name) or self.wall_by_name.get(name)
+
+    @property
+    def object_names(self) -> frozenset[str]:
+        """Names that are in the kitchen but are no station or wall: agents and starting items."""
+        names = self._cache.get("objects")
+        if names is None:
+            names = self._cache["objects"] = frozenset(
+                [a.name for a in self.agents] + [s.item for s in self.stations if s.item]
+            )
         return names
 
     @property

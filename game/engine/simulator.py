@@ -11,10 +11,12 @@ from . import errors as E
 from .errors import ActionFailed, ErrorDetail
 from .kitchen import AgentState, Kitchen
 from .level import Level
+from .limits import MAX_TIME, MAX_WAIT
 from .metrics import d_max, t_max, utilisation
-from .plan import Action, Plan, parse_plan
+from .plan import Action, Plan, check_size, parse_plan
 from .result import Result
 from .rules import RuleSet, get_rules
+from .safe import is_number, number_text, preview
 from .timeline import ActionSpan, Timeline
 
 
@@ -40,6 +42,20 @@ class Simulation:
 
     def start(self, agent: AgentState, action: Action) -> float:
         """Run the start-time checks; return the action's duration."""
+        duration = self._checked_duration(agent, action)
+        if self.now + duration > MAX_TIME:
+            raise ActionFailed(
+                E.TIME_LIMIT,
+                f"it would end at t={number_text(self.now + duration)}, "
+                f"after the longest run allowed (t={MAX_TIME})",
+            )
+        if action.name == "Process":
+            station = self.level.target_named(action.target)
+            if station is not None and self.kitchen.is_exclusive(station):
+                self.kitchen.in_use[station.name] = agent.name
+        return duration
+
+    def _checked_duration(self, agent: AgentState, action: Action) -> float:
         k = self.kitchen
         name = action.name
         if name == "MoveTo":
@@ -60,24 +76,22 @@ class Simulation:
             duration = k.process_time(station, action.target)
             k.check_adjacent(agent, action.target, station)
             k.check_free(agent, station)
-            if k.is_exclusive(station):  # type: ignore[arg-type]
-                k.in_use[station.name] = agent.name  # type: ignore[union-attr]
             return duration
         if name == "Wait":
-            d = action.duration
-            if isinstance(d, bool) or not isinstance(d, (int, float)) or not math.isfinite(d):
-                raise ActionFailed(E.BAD_DURATION, f"Wait duration {d!r} is not a number")
-            if d < 0:
-                raise ActionFailed(E.BAD_DURATION, f"Wait duration {d!r} is negative")
-            return d
-        return 0  # Finish
+            return wait_duration(action.duration)
+        if name == "Finish":
+            return 0
+        raise ActionFailed(E.INVALID_ACTION, action.problem or f"unknown action {action.name!r}")
 
-    def _unreachable_reason(self, agent: AgentState, target: tuple[int, int]) -> str:
+    def _unreachable_reason(self, agent: AgentState, target: tuple[float, float]) -> str:
+        where = f"({number_text(target[0])}, {number_text(target[1])})"
+        if not all(isinstance(v, int) for v in target):
+            return f"{where} is not a tile: coordinates are whole numbers"
         if not self.level.in_bounds(target):
-            return f"({target[0]}, {target[1]}) is outside the {self.level.width}x{self.level.height} grid"
+            return f"{where} is outside the {self.level.width}x{self.level.height} grid"
         if not self.level.is_floor(target):
-            return f"({target[0]}, {target[1]}) is not a floor tile"
-        return f"({target[0]}, {target[1]}) cannot be reached from {agent.pos}"
+            return f"{where} is not a floor tile"
+        return f"{where} cannot be reached from {agent.pos}"
 
     def complete(self, agent: AgentState) -> None:
         """Apply the effect of the agent's current action (its end time is now)."""
@@ -89,11 +103,10 @@ class Simulation:
             if action.name == "MoveTo":
                 agent.pos = action.target
             elif action.name == "Interact":
-                station = self.level.station_by_name.get(action.target)
-                k.interact(agent, station, self.now)
+                k.interact(agent, self.level.target_named(action.target), self.now)
             elif action.name == "Process":
-                station = self.level.station_by_name.get(action.target)
-                if station is not None and k.in_use.get(station.name) == agent.name:
+                station = self.level.target_named(action.target)
+                if k.in_use.get(station.name) == agent.name:
                     del k.in_use[station.name]
                 k.process(agent, station, self.now)
             elif action.name == "Finish":
@@ -191,8 +204,8 @@ def simulate(
     record: bool = True,
 ) -> Result:
     """Run `plan` in `level` under a rule set. Never raises for what happens during the run:
-    the first error stops it and is reported in the result. A plan of the wrong form raises
-    PlanError before anything runs."""
+    the first error stops it and is reported in the result, an unreadable action included.
+    A plan of the wrong shape (see parse_plan) raises PlanError before anything runs."""
     rs = get_rules(rules)
     parsed = _as_plan(level, plan)
     sim = Simulation(level, parsed, rs, record)
@@ -200,8 +213,26 @@ def simulate(
     return _result(level, rs, sim, detail)
 
 
+def wait_duration(d: Any) -> float:
+    """A Wait's duration, or the bad_duration failure saying what is wrong with it."""
+    if not is_number(d) or not math.isfinite(d):
+        shown = number_text(d) if is_number(d) else preview(d)
+        raise ActionFailed(E.BAD_DURATION, f"Wait duration {shown} is not a number")
+    if d < 0:
+        raise ActionFailed(E.BAD_DURATION, f"Wait duration {number_text(d)} is negative")
+    if d > MAX_WAIT:
+        raise ActionFailed(
+            E.BAD_DURATION,
+            f"Wait duration {number_text(d)} is longer than the longest Wait allowed ({MAX_WAIT})",
+        )
+    return d
+
+
 def _as_plan(level: Level, plan: Plan | Mapping[str, Any]) -> Plan:
-    if all(isinstance(v, tuple) and all(isinstance(a, Action) for a in v) for v in plan.values()):
+    if isinstance(plan, Mapping) and all(
+        isinstance(v, tuple) and all(isinstance(a, Action) for a in v) for v in plan.values()
+    ):
+        check_size(plan)  # type: ignore[arg-type]
         return {name: tuple(plan.get(name, ())) for name in level.agent_names}  # type: ignore[misc]
     return parse_plan(plan, level.agent_names)
 
