@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from conftest import ROOT
-from kitchens import it, kitchen, mv, pr, wait
+from kitchens import kitchen, mv, pr, wait
 from test_rules import ROWS, SALAD, STATIONS
 
 from game.engine import PlanError, parse_plan, simulate, unreadable_actions
