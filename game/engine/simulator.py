@@ -215,7 +215,7 @@ def simulate(
 
 def wait_duration(d: Any) -> float:
     """A Wait's duration, or the bad_duration failure saying what is wrong with it."""
-    if not is_number(d) or not math.isfinite(d):
+    if not is_number(d) or (isinstance(d, float) and not math.isfinite(d)):
         shown = number_text(d) if is_number(d) else preview(d)
         raise ActionFailed(E.BAD_DURATION, f"Wait duration {shown} is not a number")
     if d < 0:

@@ -13,6 +13,8 @@ from typing import Any
 
 from game.engine import Action, ActionSpan, Level, Plan, PlanError, Result, parse_plan, simulate, unwrap_plan
 from game.engine.errors import ErrorDetail
+from game.engine.limits import MAX_WAIT as ENGINE_MAX_WAIT
+from game.engine.safe import preview
 
 Pos = tuple[int, int]
 MAX_WAIT = 999
@@ -71,6 +73,8 @@ def plan_problems(level: Level, data: Any) -> tuple[Plan | None, list[str]]:
 
 
 def _misfit(level: Level, action: Action) -> str | None:
+    if action.problem:
+        return action.problem
     if action.name == "MoveTo":
         x, y = action.target
         if not level.in_bounds((x, y)):
@@ -78,12 +82,14 @@ def _misfit(level: Level, action: Action) -> str | None:
         if not level.is_floor((x, y)):
             return f"({x}, {y}) is not a floor tile in this kitchen"
     elif action.name in ("Interact", "Process"):
-        if action.target not in level.station_by_name and action.target != "wall":
+        if level.target_named(action.target) is None:
             return f"this kitchen has no station called {action.target!r}"
     elif action.name == "Wait":
         d = action.duration
-        if isinstance(d, bool) or not isinstance(d, (int, float)) or not math.isfinite(d) or d < 0:
-            return f"duration {d!r} is not a number >= 0"
+        if isinstance(d, bool) or not isinstance(d, (int, float)) or d != d or d < 0:
+            return f"duration {preview(d)} is not a number >= 0"
+        if d > ENGINE_MAX_WAIT:  # infinity included
+            return f"duration {preview(d)} is longer than the longest Wait allowed ({ENGINE_MAX_WAIT})"
     return None
 
 
@@ -366,8 +372,8 @@ class PlanEditor:
 def _clamp_wait(duration: Any) -> float:
     try:
         d = float(duration)
-    except (TypeError, ValueError):
-        raise EditRefused(f"a wait needs a number, not {duration!r}") from None
+    except (TypeError, ValueError, OverflowError):
+        raise EditRefused(f"a wait needs a number, not {preview(duration)}") from None
     if not math.isfinite(d):
         raise EditRefused("a wait needs a finite number")
     d = min(max(d, 0.0), MAX_WAIT)

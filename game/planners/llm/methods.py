@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.engine import Level, Plan, PlanError, Result, Timeline, parse_plan, simulate
+from game.engine import Level, Plan, PlanError, Result, Timeline, parse_plan, simulate, unreadable_actions
 
 from .client import ChatClient, Messages, Usage
 from .describe import action_text, state_text
@@ -41,11 +41,14 @@ def run_plan(level: Level, plan: Plan) -> Result:
 def read_plan(level: Level, text: str) -> tuple[Plan | None, str | None]:
     """A checked plan from a reply, or the feedback saying why there is none."""
     try:
-        return parse_plan(extract_plan(text), level.agent_names), None
+        plan = parse_plan(extract_plan(text), level.agent_names)
     except ReplyParseError as e:
         return None, parse_feedback(e)
     except PlanError as e:
         return None, plan_feedback(e)
+    # a plan with unreadable actions still runs up to the first one; the model hears of all
+    problems = unreadable_actions(plan)
+    return plan, plan_feedback(PlanError(problems)) if problems else None
 
 
 async def solve(
@@ -77,7 +80,7 @@ async def solve_whole(
         if plan is not None:
             out.plan, out.result = plan, run_plan(level, plan)
             out.status = "done" if out.result.done else "failed"
-            feedback = result_feedback(level, out.result)
+            feedback = feedback or result_feedback(level, out.result)
         out.note = feedback
         if feedback is None:
             break
@@ -148,7 +151,7 @@ async def solve_stepwise(
             candidate = extend(out.plan, batch)
             result = run_plan(level, candidate)
             if result.error is not None:
-                feedback = engine_feedback(level, result, "msreact_error")
+                feedback = feedback or engine_feedback(level, result, "msreact_error")
                 if misses + 1 >= attempts:  # the last chance failed: keep it as the final run
                     out.plan, out.result, out.status = candidate, result, "failed"
             else:
