@@ -1,0 +1,36 @@
+"""The views cope with a run stopped by an unreadable action: the replay viewer shows every
+action before it, and the failing row and error box name the agent, index and problem."""
+
+from __future__ import annotations
+
+import pygame
+from kitchens import it, mv, pr
+from test_properties import LEVEL
+from test_replay_viewer import SIZE, key, open_viewer
+
+from game.engine import parse_plan, simulate
+from game.replay import load_replay, save_replay
+from game.ui.render.panels import error_lines
+
+PLAN = {
+    "agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"), pr("chopping_board1"), "Serve"],
+    "agent2": [mv(3, 3), {"action": "Chop", "target": "chopping_board1"}, mv(1, 1)],
+}
+
+
+def test_replay_viewer_shows_the_run_up_to_an_unreadable_action(tmp_path):
+    pygame.init()
+    surface = pygame.display.set_mode(SIZE)
+    plan = parse_plan(PLAN, LEVEL.agent_names)
+    result = simulate(LEVEL, plan)
+    assert result.error_detail.kind == "invalid_action" and result.error_detail.agent == "agent2"
+    replay = load_replay(save_replay(tmp_path / "r.json", LEVEL, plan, result))
+    assert replay.plan["agent1"][5] == {"action": '"Serve"'}  # stored as an object, still unreadable
+    app, screen = open_viewer(surface, replay)
+    key(app, pygame.K_END)
+    assert screen.t == result.time
+    lines = error_lines(replay.result)
+    assert any("agent2 action 1" in line and "Chop" in line for line in lines)
+    screen.draw(surface)  # the queues, Gantt chart and error box draw the unreadable rows
+    ran = [s.index for s in replay.timeline.spans if s.agent == "agent2" and s.status != "rejected"]
+    assert ran == [0]
