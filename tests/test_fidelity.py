@@ -37,6 +37,7 @@ def task(category: str, seed: int, agents: int, orders_num: int):
 
 
 def human_plan(category: str, seed: int, orders_num: int) -> dict:
+    need_paracook()
     path = PARACOOK / "human" / category / f"seed_{seed}" / "agent_num_2" / f"orders_num_{orders_num}.json"
     return json.loads(path.read_text())["plan"]
 
