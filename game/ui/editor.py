@@ -77,6 +77,8 @@ def _misfit(level: Level, action: Action) -> str | None:
         return action.problem
     if action.name == "MoveTo":
         x, y = action.target
+        if not (isinstance(x, int) and isinstance(y, int)):
+            return f"({x}, {y}) is not a tile: coordinates are whole numbers"
         if not level.in_bounds((x, y)):
             return f"({x}, {y}) is outside this {level.width}x{level.height} kitchen"
         if not level.is_floor((x, y)):
