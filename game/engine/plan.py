@@ -171,17 +171,5 @@ def unreadable_actions(plan: Plan) -> list[str]:
     )
 
 
-def check_size(plan: Mapping[str, tuple[Action, ...]]) -> None:
-    """The size limit for plans built in code (parse_plan checks it for plan JSON)."""
-    long = [a for a, q in plan.items() if len(q) > MAX_ACTIONS_PER_AGENT]
-    if long:
-        raise PlanError(
-            [
-                f"{a}: {len(plan[a])} actions, more than the {MAX_ACTIONS_PER_AGENT} a plan may give one agent"
-                for a in long
-            ]
-        )
-
-
 def plan_to_dict(plan: Plan) -> dict[str, list[dict[str, Any]]]:
     return {agent: [a.to_dict() for a in actions] for agent, actions in plan.items()}
