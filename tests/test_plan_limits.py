@@ -1,11 +1,15 @@
 """Hostile numbers and shapes in plans: the documented limits, clear messages, and a run that
-never raises, never leaves finite numbers and is the same every time."""
+never raises, never leaves a non-finite number and is the same every time."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import mv, wait
@@ -149,3 +153,31 @@ def test_hostile_plans_never_raise_and_always_repeat(plan, rules):
     assert strict_json(again) == text
     assert replay_bytes(LEVEL, parsed, result) == replay_bytes(LEVEL, parsed, again)
     json.loads(replay_bytes(LEVEL, parsed, result), parse_constant=lambda c: pytest.fail(f"{c} in replay"))
+
+
+SCRIPT = """
+import hashlib, json, sys
+sys.path.insert(0, "tests")
+from test_properties import LEVEL
+from game.engine import parse_plan, simulate
+from game.replay import replay_bytes
+plan = {"agent1": [{"action": "MoveTo", "target": [2.0, 2]}, {"action": "Interact", "target": "wall_3"}],
+        "agent2": [{"action": "Wait", "duration": 0.5}, {"Chop": [1, {"x": None}]}, {"action": "Finish"}]}
+parsed = parse_plan(plan, LEVEL.agent_names)
+print(hashlib.sha256(replay_bytes(LEVEL, parsed, simulate(LEVEL, parsed))).hexdigest())
+"""
+
+
+def test_runs_of_hostile_plans_are_the_same_across_hash_seeds():
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", SCRIPT],
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "12345")
+    }
+    assert len(outs) == 1
