@@ -115,7 +115,7 @@ def test_wall_interact_fails_on_completion_and_process_at_start():
     # walls in map order: wall (0, 0), wall_1 (6, 0), wall_2 (0, 4), wall_3 (5, 4), wall_4 (6, 4)
     r = run({"agent1": [mv(5, 3), it("wall_3")]})
     assert error_kind(r) == E.BAD_INTERACT and r.agent_progress["agent1"] == "2/2"
-    assert "wall_3 is a wall" in r.error
+    assert r.error.endswith("walls cannot be interacted with (wall_3 at (5, 4))")
     r = run({"agent1": [mv(5, 3), pr("wall_3")]})
     assert error_kind(r) == E.NO_PROCESS and r.agent_progress["agent1"] == "1/2"
 

@@ -175,7 +175,10 @@ class Kitchen:
     def interact(self, agent: AgentState, station: Target, now: float) -> None:
         kind = station.kind
         if kind == "wall":
-            raise ActionFailed(E.BAD_INTERACT, f"{station.name} is a wall: walls cannot be interacted with")
+            raise ActionFailed(
+                E.BAD_INTERACT,
+                f"walls cannot be interacted with ({station.name} at ({station.x}, {station.y}))",
+            )
         if kind == "dispenser":
             if agent.held is None and self.surface[station.name] is None:
                 if not station.provides:
