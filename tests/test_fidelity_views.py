@@ -9,13 +9,32 @@ from test_properties import LEVEL
 from test_replay_viewer import SIZE, key, open_viewer
 
 from game.engine import parse_plan, simulate
-from game.replay import load_replay, save_replay
-from game.ui.render.panels import error_lines
+from game.engine.plan import plan_to_dict
+from game.replay import Replay, load_replay, save_replay
+from game.ui.render import palette as P
+from game.ui.render.panels import error_highlight, error_lines
 
 PLAN = {
     "agent1": [mv(1, 1), it("dispenser1"), mv(2, 1), it("chopping_board1"), pr("chopping_board1"), "Serve"],
     "agent2": [mv(3, 3), {"action": "Chop", "target": "chopping_board1"}, mv(1, 1)],
 }
+
+
+def test_error_highlight_ignores_targets_that_are_not_tiles():
+    pygame.init()
+    surface = pygame.display.set_mode(SIZE)
+    for target in (["a", "b"], [1.5, 2], [True, 1]):
+        plan = parse_plan({"agent1": [mv(1, 1), {"action": "MoveTo", "target": target}]}, LEVEL.agent_names)
+        result = simulate(LEVEL, plan)
+        state = result.timeline.state_at(result.time)
+        assert error_highlight(LEVEL, result.to_dict(), state, result.time) == {(1, 1): P.ERROR}
+    plan = parse_plan({"agent1": [mv(1, 1), {"action": "MoveTo", "target": ["a", "b"]}]}, LEVEL.agent_names)
+    result = simulate(LEVEL, plan)
+    app, screen = open_viewer(
+        surface, Replay(LEVEL, plan_to_dict(plan), result.to_dict(), result.timeline, "paracook")
+    )
+    key(app, pygame.K_END)
+    screen.draw(surface)
 
 
 def test_replay_viewer_shows_the_run_up_to_an_unreadable_action(tmp_path):

@@ -355,7 +355,12 @@ def error_highlight(
     target = (d.get("action") or {}).get("target")
     if isinstance(target, str) and target in level.station_by_name:
         out[level.station_by_name[target].pos] = P.ERROR
-    elif isinstance(target, list) and len(target) == 2 and level.in_bounds((target[0], target[1])):
+    elif (
+        isinstance(target, list)
+        and len(target) == 2
+        and all(type(v) is int for v in target)  # an unreadable target may hold anything
+        and level.in_bounds((target[0], target[1]))
+    ):
         out[(target[0], target[1])] = P.ERROR
     return out
 
