@@ -51,5 +51,7 @@ def test_replay_viewer_shows_the_run_up_to_an_unreadable_action(tmp_path):
     lines = error_lines(replay.result)
     assert any("agent2 action 1" in line and "Chop" in line for line in lines)
     screen.draw(surface)  # the queues, Gantt chart and error box draw the unreadable rows
+    assert result.agent_progress == {"agent1": "1/6", "agent2": "1/3"}
+    assert screen.queues.ran == {"agent1": 1, "agent2": 1}  # as agent_progress counts them
     ran = [s.index for s in replay.timeline.spans if s.agent == "agent2" and s.status != "rejected"]
     assert ran == [0]

@@ -247,7 +247,13 @@ class QueuePanel:
             self.spans[(s.agent, s.index)] = s
         self.starts = {a: [s.start for s in timeline.spans if s.agent == a] for a in self.agents}
         self.indexes = {a: [s.index for s in timeline.spans if s.agent == a] for a in self.agents}
-        self.ran = {a: sum((a, k) in self.spans for k in range(len(plan.get(a, [])))) for a in self.agents}
+        self.ran = {  # a rejected action (its start check failed) never ran, as the result counts it
+            a: sum(
+                (a, k) in self.spans and self.spans[(a, k)].status != "rejected"
+                for k in range(len(plan.get(a, [])))
+            )
+            for a in self.agents
+        }
         self._cache: tuple[Any, pygame.Surface] | None = None
         self._rows: dict[tuple, pygame.Surface] = {}
 
