@@ -90,7 +90,7 @@ class Tally:
         if self.skipped:
             parts.append(f"{self.skipped} already finished (skipped)")
         if self.api_errors:
-            parts.append(f"{len(self.api_errors)} not finished (API errors; run again to retry)")
+            parts.append(f"{len(self.api_errors)} not finished (errors above; run again to retry)")
         return ", ".join(parts)
 
 
@@ -122,6 +122,11 @@ async def run_jobs(
             except LLMError as e:
                 tally.api_errors.append(f"{name(item)}: {e}")
                 bar.write(f"{name(item)}: {e}", file=sys.stderr)
+            except (OSError, ValueError, TypeError, ArithmeticError, RecursionError, KeyError) as e:
+                # one task's failure (an unwritable file, an answer nothing foresaw) is that
+                # task's alone: it stays unfinished, to be retried by running again
+                tally.api_errors.append(f"{name(item)}: {type(e).__name__}: {e}")
+                bar.write(f"{name(item)}: not finished ({type(e).__name__}: {e})", file=sys.stderr)
             else:
                 tally.ran += 1
                 tally.succeeded += ok
