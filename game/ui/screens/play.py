@@ -19,6 +19,7 @@ from game.engine import Level, Plan, parse_plan, plan_to_dict, simulate
 from game.engine.level import Station
 from game.ui import store
 from game.ui.editor import EditRefused, PlanEditor
+from game.ui.file_dialog import SafeFileDialog
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
@@ -579,7 +580,7 @@ class PlayScreen:
             self.say(note, error=True)
         rect = pygame.Rect(0, 0, min(720, self.size[0] - 40), min(520, self.size[1] - 40))
         rect.center = (self.size[0] // 2, self.size[1] // 2)
-        self.dialog = pygame_gui.windows.UIFileDialog(
+        self.dialog = SafeFileDialog(
             rect,
             self.manager,
             window_title=title,
