@@ -354,6 +354,7 @@ REPLY_PIECES = [
     nested(5000),
     nested(3000, "{", "}"),
     "\u200b",
+    json.dumps(json.loads(PLAN_FILE.read_text())),
 ]
 replies = st.lists(st.sampled_from(REPLY_PIECES) | st.text(max_size=20), max_size=30).map("".join)
 
