@@ -159,7 +159,11 @@ def fuzz_endpoint(t: Tally, n: int) -> None:
             shown = out.getvalue() + err.getvalue()
             files = "".join(f.read_text() for f in Path(d, "run").rglob("*") if f.is_file())
             assert hostile.SECRET not in shown + files, "the key leaked"
-            done = json.loads(next(Path(d, "run", "results").glob("*.json")).read_text())["done"] if mode != "echo_key" else None
+            done = (
+                json.loads(next(Path(d, "run", "results").glob("*.json")).read_text())["done"]
+                if mode != "echo_key"
+                else None
+            )
             assert mode == "echo_key" or done, f"{mode}: the retry after it did not finish the task"
             return mode
 
@@ -182,7 +186,9 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", nargs="+", choices=sorted(SURFACES), help="surfaces to fuzz (default: all)")
     p.add_argument("--scale", type=float, default=1.0, help="multiply every count (default 1)")
-    p.add_argument("--slow", type=float, default=5.0, help="a case slower than this is a failure (s; x60 for a storm)")
+    p.add_argument(
+        "--slow", type=float, default=5.0, help="a case slower than this is a failure (s; x60 for a storm)"
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="print every failure")
     args = p.parse_args()
     os.environ.setdefault("PARACOOK_KITCHEN_DATA", tempfile.mkdtemp(prefix="fuzz-data-"))
