@@ -143,7 +143,17 @@ def fuzz_endpoint(t: Tally, n: int) -> None:
 
     os.environ["HOSTILE_KEY"] = hostile.SECRET
     good = "```json\n" + json.dumps(example()["plan"]) + "\n```"
-    modes = ["invalid_json", "null_message", "no_choices", "deep", "huge_int", "echo_key", "html", "trickle"]
+    modes = [
+        "invalid_json",
+        "null_message",
+        "no_choices",
+        "deep",
+        "huge_int",
+        "big_int",
+        "echo_key",
+        "html",
+        "trickle",
+    ]
 
     def one(mode: str) -> str:
         with tempfile.TemporaryDirectory() as d, hostile.HostileLLM([mode, "ok"], good) as server:

@@ -516,6 +516,7 @@ class HostileLLM:
             "no_choices": (200, "application/json", json.dumps({**self.completion(""), "choices": []}).encode()),
             "deep": (200, "application/json", json.dumps(self.completion("```json\n" + nested(5000, "{\"a\":", "}") + "\n```")).encode()),
             "huge_int": (200, "application/json", json.dumps(self.completion('{"agent1": [{"action": "Wait", "duration": ' + "9" * 5000 + "}]}")).encode()),
+            "big_int": (200, "application/json", json.dumps(self.completion('{"agent1": [{"action": "Wait", "duration": 1' + "0" * 400 + "}]}")).encode()),
             "echo_key": (401, "application/json", json.dumps({"error": {"message": f"Incorrect API key provided: {SECRET}. You sent Authorization: {auth}", "type": "invalid_request_error"}}).encode()),
             "html": (200, "text/html", b"<html>busy</html>"),
         }  # fmt: skip

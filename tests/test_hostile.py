@@ -339,12 +339,20 @@ def test_an_endpoint_that_never_answers_well_leaves_only_its_tasks_unfinished(tm
     )
 
 
-@pytest.mark.parametrize("bad", ["deep", "huge_int"])
+@pytest.mark.parametrize("bad", ["deep", "huge_int", "big_int"])
 def test_a_reply_too_deep_or_too_long_a_number_is_one_failed_attempt(tmp_path, hostile_key, bad):
     with HostileLLM([bad, "ok"], good_reply()) as server:
         assert run_llm(tmp_path, server, llm_levels(tmp_path, 1)) == 0
     (r,) = results(tmp_path).values()
     assert r["done"] and r["attempts"] == 2
+
+
+def test_a_damaged_result_or_settings_file_in_the_run_folder_is_named(tmp_path, capsys, hostile_key):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.json").write_bytes(b"\xff")
+    with HostileLLM(["ok"], good_reply()) as server:
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 1)) == 2
+    assert "run.json: line 1: not UTF-8 text" in capsys.readouterr().err
 
 
 def test_the_key_echoed_by_the_endpoint_is_written_nowhere(tmp_path, capsys, hostile_key):

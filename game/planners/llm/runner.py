@@ -17,6 +17,7 @@ from typing import Any
 from tqdm import tqdm
 
 from game.engine import plan_to_dict
+from game.inputs import InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
 
@@ -54,9 +55,11 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
     path = root / RUN_FILE
     if path.exists():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
-            raise RunError(f"{path}: cannot read it ({e})") from None
+            old = load_json(path)
+        except InputError as e:
+            raise RunError(f"cannot read it: {e}") from None
+        if not isinstance(old, dict):
+            raise RunError(f"{path}: not a run's settings; choose another --out folder")
         clash = [k for k in SAME_RUN_KEYS if old.get(k) != settings.get(k)]
         if clash:
             k = clash[0]
@@ -71,8 +74,8 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
 def finished(path: Path) -> bool:
     """A task is finished once its result file exists and reads back as JSON."""
     try:
-        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
-    except (OSError, json.JSONDecodeError):
+        return isinstance(load_json(path), dict)
+    except InputError:
         return False
 
 
