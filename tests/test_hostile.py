@@ -509,3 +509,27 @@ def test_event_storm(tmp_path, monkeypatch, screen):
     app = make()
     events = storm_events(random.Random(screen), (1440, 900), 600)
     run_storm(app, events)
+
+
+# -- cases the long fuzzing (benchmarks/fuzz.py) found, kept -------------------------------------------------
+@pytest.mark.parametrize("rules", [["paracook"], {"a": 1}, None, 3])
+def test_replay_rules_of_any_type_are_refused(tmp_path, rules):
+    data = base_replay()
+    data["rules"] = rules
+    with pytest.raises(ReplayError, match="rules: must be one of"):
+        load_replay(write_replay(tmp_path, data))
+
+
+def test_a_reply_with_odd_line_breaks_gets_feedback():
+    for text in ('{"agent1": [\r\x1c\x1d,', '{"a":\u2028\u2029 x', '{"agent1":\n'):
+        assert check_reply(text) == "feedback"
+
+
+def test_batch_rules_of_any_type_are_one_lines_error(tmp_path, capsys):
+    path = tmp_path / "c.jsonl"
+    path.write_text(json.dumps({"level": str(LEVEL_FILE), "plan": {}, "rules": {"a": 1}}) + "\n")
+    assert main(["run", "--batch", str(path)]) == 0
+    assert (
+        json.loads(capsys.readouterr().out)["error"]
+        == f"{path}:1: 'rules' must be one of documented, paracook"
+    )

@@ -123,7 +123,9 @@ def batch_case(path: Path, n: int, line: str, rules: str | None, cache: dict[tup
         orders = case.get("orders") or None
         if orders is not None and not (isinstance(orders, list) and all(isinstance(o, str) for o in orders)):
             raise InputError("'orders' must be a list of dish names")
-        if case.get("rules") is not None and case["rules"] not in RULESETS:
+        if case.get("rules") is not None and (
+            not isinstance(case["rules"], str) or case["rules"] not in RULESETS
+        ):
             raise InputError(f"'rules' must be one of {', '.join(sorted(RULESETS))}")
         level_path = Path(case["level"])
         if not level_path.is_absolute():

@@ -81,7 +81,7 @@ def rerun(data: dict[str, Any]) -> tuple[Level, Plan, Result]:
         if not isinstance(data.get(key), kind):
             raise ReplayContentError(f"{key}: missing or not an object")
     rules = data.get("rules")
-    if rules not in RULESETS:
+    if not isinstance(rules, str) or rules not in RULESETS:
         raise ReplayContentError(f"rules: must be one of {', '.join(RULESETS)}")
     problem = plain_data_problem(data.get("source", {}), "source")
     if problem or not isinstance(data.get("source", {}), dict):

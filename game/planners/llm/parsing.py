@@ -182,7 +182,8 @@ def loads_lenient(s: str) -> Any:
     try:
         return json.loads(fixed)
     except json.JSONDecodeError as e:
-        line = fixed.splitlines()[e.lineno - 1] if fixed.splitlines() else ""
+        lines = fixed.split("\n")  # as json counts lines (splitlines also splits at \r, \x1c, ...)
+        line = lines[e.lineno - 1] if e.lineno <= len(lines) else ""
         raise ReplyParseError(
             f"the JSON is not valid at line {e.lineno}, column {e.colno}: {e.msg} "
             f"(near: {line.strip()[:80]!r})"
