@@ -29,6 +29,9 @@ class ExportError(ValueError):
     """Bad export arguments (unknown format, time out of range, unwritable file)."""
 
 
+MAX_FRAMES = 20_000  # a video's frames: over half an hour at 10 fps
+
+
 def frame_count(duration: float, fps: float, speed: float) -> int:
     return math.ceil(duration * fps / speed - 1e-9) + 1
 
@@ -146,6 +149,12 @@ def export_replay(
         return 1
     if not (fps > 0 and math.isfinite(fps)) or not (speed > 0 and math.isfinite(speed)):
         raise ExportError(f"--fps {fps:g} and --speed {speed:g} must both be positive numbers")
+    n = frame_count(end, fps, speed) if math.isfinite(end) else math.inf
+    if n > MAX_FRAMES:
+        raise ExportError(
+            f"{out}: the run lasts {end:g} time units, which at --fps {fps:g} and --speed {speed:g} "
+            f"is {n:g} frames; the limit is {MAX_FRAMES:,} (use --speed {math.ceil(end * fps / (MAX_FRAMES - 1))} or more)"
+        )
     times = frame_times(end, fps, speed)
     frames = FrameRenderer(replay, tile)
     _write_atomic(out, lambda tmp: _write_video(frames, tmp, times, fps, speed, progress))

@@ -9,8 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from game.engine import RULESETS, Level, PlanError, Result, parse_plan, simulate
+from game.inputs import InputError, decode, load_json, parse_json
 from game.levels import LevelError, load_level
 from game.replay import save_replay
+
+MAX_LINE_BYTES = 16 * 1024 * 1024
 
 NAME = "run"
 HELP = "Run a plan in a level and print the result."
@@ -41,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
     rules = args.rules or level.rules
     result = simulate(level, plan, rules, record=bool(args.replay))
     if args.replay:
-        save_replay(args.replay, level, plan, result, {"kind": "cli", "plan_file": args.plan})
+        try:
+            save_replay(args.replay, level, plan, result, {"kind": "cli", "plan_file": args.plan})
+        except OSError as e:
+            print(f"error: {args.replay}: cannot write the replay ({e.strerror or e})", file=sys.stderr)
+            return 2
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -49,19 +56,8 @@ def run(args: argparse.Namespace) -> int:
     return 0 if result.done else 1
 
 
-class InputError(ValueError):
-    pass
-
-
 def read_json(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"{path}: line {e.lineno}, column {e.colno}: not valid JSON ({e.msg})") from None
+    return load_json(path)
 
 
 def summary(r: Result) -> str:
@@ -86,35 +82,62 @@ def summary(r: Result) -> str:
 
 
 def run_batch(path: Path, rules: str | None) -> int:
+    """One result line per case; a case that cannot run gets an error line and the batch goes on."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        with path.open("rb") as f:
+            raw_lines = list(f)
     except OSError as e:
         print(f"error: {path}: cannot read the file ({e.strerror or e})", file=sys.stderr)
         return 2
     cache: dict[tuple, Level] = {}
-    for n, line in enumerate(lines, 1):
-        if line.strip():
-            print(json.dumps(batch_case(path, n, line, rules, cache)), flush=True)
+    for n, raw in enumerate(raw_lines, 1):
+        if raw.strip():
+            print(json.dumps(safe_case(path, n, raw, rules, cache), allow_nan=False), flush=True)
     return 0
+
+
+def safe_case(path: Path, n: int, raw: bytes, rules: str | None, cache: dict[tuple, Level]) -> dict[str, Any]:
+    """batch_case, with anything unforeseen turned into this line's error (never the batch's end)."""
+    where = f"{path}:{n}"
+    try:
+        line = decode(raw, where)
+        if len(raw) > MAX_LINE_BYTES:
+            raise InputError(f"{where}: longer than {MAX_LINE_BYTES:,} bytes")
+        out = batch_case(path, n, line, rules, cache)
+        json.dumps(out, allow_nan=False)  # what cannot be written as JSON is this line's error too
+        return out
+    except InputError as e:
+        return {"done": False, "error": str(e)}
+    except Exception as e:  # noqa: BLE001 - one bad case must never stop the others
+        return {"done": False, "error": f"{where}: cannot run this case ({type(e).__name__}: {e})"}
 
 
 def batch_case(path: Path, n: int, line: str, rules: str | None, cache: dict[tuple, Level]) -> dict[str, Any]:
     where = f"{path}:{n}"
     try:
-        case = json.loads(line)
+        case = parse_json(line, where)
         if not isinstance(case, dict) or "level" not in case or "plan" not in case:
             raise InputError("a case needs 'level' and 'plan'")
+        if not isinstance(case["level"], str):
+            raise InputError("'level' must be a file path")
+        orders = case.get("orders") or None
+        if orders is not None and not (isinstance(orders, list) and all(isinstance(o, str) for o in orders)):
+            raise InputError("'orders' must be a list of dish names")
+        if case.get("rules") is not None and (
+            not isinstance(case["rules"], str) or case["rules"] not in RULESETS
+        ):
+            raise InputError(f"'rules' must be one of {', '.join(sorted(RULESETS))}")
         level_path = Path(case["level"])
         if not level_path.is_absolute():
             level_path = path.parent / level_path
-        orders = case.get("orders") or None
         key = (str(level_path), tuple(orders or ()))
         if key not in cache:
             cache[key] = load_level(level_path, orders)
         level = cache[key]
         plan = parse_plan(case["plan"], level.agent_names)
         return simulate(level, plan, case.get("rules") or rules or level.rules, record=False).to_dict()
-    except json.JSONDecodeError as e:
-        return {"done": False, "error": f"{where}: not valid JSON ({e.msg}, column {e.colno})"}
-    except (LevelError, PlanError, InputError, ValueError, TypeError) as e:
+    except InputError as e:
+        message = str(e)
+        return {"done": False, "error": message if message.startswith(where) else f"{where}: {message}"}
+    except (LevelError, PlanError, ValueError, TypeError) as e:
         return {"done": False, "error": f"{where}: {e}"}

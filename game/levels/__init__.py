@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from game.engine import Level
+from game.inputs import MAX_LEVEL_BYTES, InputError, parse_json, read_text
 
 from .catalog import LEVELS_DIR, dish_name, load_catalog, resolve_orders
 from .errors import LevelError
@@ -21,9 +21,9 @@ def load_level(
     path = Path(path)
     source = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise LevelError(source, [f"cannot read the file ({e.strerror or e})"]) from None
+        text = read_text(path, MAX_LEVEL_BYTES)
+    except InputError as e:
+        raise LevelError(source, [str(e).removeprefix(f"{source}: ")]) from None
     if path.suffix.lower() in (".yaml", ".yml"):
         from .format import level_from_yaml
 
@@ -33,10 +33,9 @@ def load_level(
             level = level.with_orders(names, recipes)
     else:
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            where = f"line {e.lineno}, column {e.colno}"
-            raise LevelError(source, [f"{where}: not valid JSON ({e.msg})"]) from None
+            data = parse_json(text, source)
+        except InputError as e:
+            raise LevelError(source, [str(e).removeprefix(f"{source}: ")]) from None
         if not orders:
             raise LevelError(source, ["a ParaCook map needs the orders to cook (--orders DISH ...)"])
         names, recipes = resolve_orders(list(orders), source)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -46,9 +47,15 @@ def resolve_orders(
 ) -> tuple[tuple[str, ...], tuple[Recipe, ...]]:
     """Dish names and their recipes; an unknown dish is a LevelError naming its position."""
     book = load_catalog() if catalog is None else catalog
-    names = tuple(dish_name(o) for o in orders)
+    if not isinstance(orders, (list, tuple)):
+        raise LevelError(source, ["orders: must be a list of dish names"])
+    names = tuple(dish_name(o) if isinstance(o, str) else o for o in orders)
     unknown = [
-        f"orders[{i}]: no dish called {n!r} in the catalog" for i, n in enumerate(names) if n not in book
+        f"orders[{i}]: no dish called {n!r} in the catalog"
+        if isinstance(n, str)
+        else f"orders[{i}]: must be a dish name, not {json.dumps(n)[:40]}"
+        for i, n in enumerate(names)
+        if not isinstance(n, str) or n not in book
     ]
     if unknown:
         raise LevelError(source, unknown)

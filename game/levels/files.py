@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from game.inputs import MAX_LEVEL_BYTES, InputError, parse_json, read_text
 
 from .catalog import CATALOG_PATH
 from .errors import LevelError
@@ -46,12 +47,9 @@ def file_problems(path: Path) -> LevelError | None:
 
 def _check_map(path: Path) -> None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise LevelError(str(path), [f"cannot read the file ({e.strerror or e})"]) from None
-    except json.JSONDecodeError as e:
-        where = f"line {e.lineno}, column {e.colno}"
-        raise LevelError(str(path), [f"{where}: not valid JSON ({e.msg})"]) from None
+        data = parse_json(read_text(path, MAX_LEVEL_BYTES), str(path))
+    except InputError as e:
+        raise LevelError(str(path), [str(e).removeprefix(f"{path}: ")]) from None
     problems = check_level(level_from_paracook(data, str(path)))
     if problems:
         raise LevelError(str(path), problems)

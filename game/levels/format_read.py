@@ -8,10 +8,11 @@ from typing import Any
 import yaml
 
 from game.engine import AgentStart, Level, Station
+from game.inputs import MAX_MAP_SIDE
 
 from .catalog import dish_name, load_catalog
 from .errors import LevelError
-from .validate import level_issues
+from .validate import level_issues, meta_problems
 from .yaml_doc import entries, line, parse_document, value
 
 FLOOR, WALL = "..", "##"
@@ -117,7 +118,10 @@ def _meta(node: yaml.Node | None, problems: Problems) -> dict[str, Any]:
     if not isinstance(v, dict):
         problems.add(node, "meta", "must be a mapping (id, suite, category, seed, difficulty, ...)")
         return {}
-    return v
+    found = meta_problems(v)
+    for problem in found:
+        problems.add(node, *problem.split(": ", 1))
+    return {} if found else v
 
 
 def _options(node: yaml.Node | None, problems: Problems) -> tuple[dict[str, Any], dict[str, yaml.Node]]:
@@ -161,6 +165,11 @@ def _grid_rows(node: yaml.Node, problems: Problems) -> list[tuple[int, list[str]
         problems.add(node, "grid", "is empty")
         return []
     width = len(rows[0][1])
+    if max(width, len(rows)) > MAX_MAP_SIDE:
+        problems.add(
+            node, "grid", f"is {width}x{len(rows)}; a kitchen has at most {MAX_MAP_SIDE} tiles a side"
+        )
+        return []
     for r, (n, cells) in enumerate(rows):
         if len(cells) != width:
             problems.add(n, f"grid row {r}", f"has {len(cells)} cells, but row 0 has {width}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.engine import Level, level_from_map
+from game.inputs import MAX_MAP_SIDE
 
 from .errors import LevelError
 
@@ -22,6 +23,10 @@ def map_problems(data: Any) -> list[str]:
         for k in ("width", "height")
         if not (_is_int(data.get(k)) and data[k] > 0)
     ]
+    if not problems and max(data["width"], data["height"]) > MAX_MAP_SIDE:
+        return [
+            f"width, height: {data['width']}x{data['height']} is too large (at most {MAX_MAP_SIDE} a side)"
+        ]
     agents, tiles = data.get("agents"), data.get("tiles")
     if not isinstance(agents, list) or not agents:
         problems.append("agents: must be a non-empty list")

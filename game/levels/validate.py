@@ -8,6 +8,7 @@ from typing import Any
 
 from game.engine import RULESETS, Level
 from game.engine.level import START_ITEMS, STATION_KINDS
+from game.inputs import MAX_MAP_SIDE, plain_data_problem
 
 # Scenario options a level may set (absent: the benchmark's behaviour).
 OPTIONS = ("burn_after", "serve_within", "can_use")
@@ -148,9 +149,50 @@ def option_issues(level: Level) -> list[Issue]:
     return issues
 
 
+# meta fields other code reads and shows: each must be one value, not a list or mapping
+META_SCALARS = ("id", "suite", "category", "difficulty", "seed")
+
+
+def meta_problems(meta: Any) -> list[str]:
+    """Why `meta` is not a mapping of plain JSON data whose id, suite, category, difficulty and
+    seed are single values; each problem starts with its field (meta.id: ...)."""
+    if not isinstance(meta, dict):
+        return ["meta: must be a mapping (id, suite, category, seed, difficulty, ...)"]
+    plain = plain_data_problem(meta, "meta")
+    if plain:
+        return [plain]
+    return [
+        f"meta.{k}: must be a single value (text or a number), not a list or mapping"
+        for k in META_SCALARS
+        if isinstance(meta.get(k), (list, dict))
+    ]
+
+
+def _form_issues(level: Level) -> list[Issue]:
+    """The kitchen's size and the free-form fields."""
+    issues = []
+    if max(level.width, level.height) > MAX_MAP_SIDE:
+        issues.append(
+            Issue(
+                ("level", "size"),
+                f"{level.width}x{level.height} is too large (at most {MAX_MAP_SIDE} tiles a side)",
+            )
+        )
+    for name in ("title", "description", "name"):
+        if not isinstance(getattr(level, name), str):
+            issues.append(Issue(("level", name), "must be text"))
+    for problem in meta_problems(level.meta):
+        where, message = problem.split(": ", 1)
+        issues.append(Issue(("level", where), message))
+    return issues
+
+
 def level_issues(level: Level) -> list[Issue]:
     """Problems that make the level unplayable (empty when it is fine)."""
-    issues = _station_issues(level) + _agent_issues(level) + option_issues(level)
+    form = _form_issues(level)
+    if any(i.subject == ("level", "size") for i in form):
+        return form  # a huge kitchen is refused before anything walks over it
+    issues = form + _station_issues(level) + _agent_issues(level) + option_issues(level)
     if level.rules not in RULESETS:
         issues.append(
             Issue(("level", "rules"), f"unknown rule set {level.rules!r} (choose {' or '.join(RULESETS)})")

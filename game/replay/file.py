@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from game.engine import Level, Plan, Result, Timeline, plan_to_dict
+from game.inputs import InputError, parse_json, read_text
+
+from .check import ReplayContentError, rerun
 
 FORMAT = "paracook-kitchen-replay"
 VERSION = 1
@@ -87,26 +90,27 @@ def parse_replay(data: Any, source: str = "replay") -> Replay:
             f"this program reads schema {VERSION} and older. Please update."
         )
     body = {k: v for k, v in data.items() if k != "checksum"}
-    if data.get("checksum") != hashlib.sha256(_canonical(body)).hexdigest():
+    try:
+        digest = hashlib.sha256(_canonical(body)).hexdigest()
+    except (TypeError, ValueError, RecursionError):
+        digest = None
+    if data.get("checksum") != digest:
         raise ReplayError(f"{source}: checksum mismatch: the file was edited or damaged")
     try:
-        level = Level.from_dict(data["level"])
-        tl = Timeline.from_json(data["timeline"]["frames"], data["timeline"]["spans"])
-        return Replay(level, data["plan"], data["result"], tl, data["rules"], data.get("source", {}))
-    except (KeyError, TypeError, ValueError, IndexError) as e:
-        raise ReplayError(f"{source}: damaged replay ({type(e).__name__}: {e})") from None
+        level, _, result = rerun(data)
+    except ReplayContentError as e:
+        raise ReplayError(f"{source}: damaged replay: {e}") from None
+    assert result.timeline is not None
+    return Replay(level, data["plan"], data["result"], result.timeline, data["rules"], data.get("source", {}))
 
 
 def load_replay(path: str | Path) -> Replay:
-    path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ReplayError(f"{path}: cannot read the file ({e})") from None
+        text = read_text(path)
+    except InputError as e:
+        raise ReplayError(str(e)) from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ReplayError(
-            f"{path}: damaged or truncated (line {e.lineno}, column {e.colno}: {e.msg})"
-        ) from None
+        data = parse_json(text, str(path))
+    except InputError as e:
+        raise ReplayError(f"{path}: damaged or truncated ({str(e).removeprefix(f'{path}: ')})") from None
     return parse_replay(data, str(path))

@@ -11,12 +11,15 @@ import hashlib
 import json
 import os
 import re
+import shutil
+import tempfile
 import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from game.engine import Level, Plan, Result, plan_to_dict
+from game.inputs import InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
 
@@ -86,14 +89,54 @@ def write_json(path: Path, data: Any) -> Path:
 
 
 def read_json(path: Path) -> Any:
+    """A JSON file of the data folder or a plan the player chose; StoreError names what is wrong
+    (unreadable, not UTF-8, too large, nested too deep, not JSON)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise StoreError(f"{path}: cannot read the file ({getattr(e, 'strerror', None) or e})") from None
+        return load_json(path)
+    except InputError as e:
+        raise StoreError(str(e)) from None
+
+
+def exists(path: Path) -> bool:
+    """Path.exists that says False, not raises, when a folder on the way cannot be read."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise StoreError(f"{path}: line {e.lineno}, column {e.colno}: not valid JSON ({e.msg})") from None
+        return path.exists()
+    except OSError:
+        return False
+
+
+def set_aside(path: Path) -> Path | None:
+    """Move a damaged file out of the way (kept, not deleted); None when the folder is read-only."""
+    try:
+        return path.replace(path.with_name(path.name + f".bad-{int(time.time())}"))
+    except OSError:
+        return None
+
+
+def unwritable_lines(path: Path, error: OSError) -> list[str]:
+    """What to tell the player when a file of the data folder cannot be written."""
+    return [
+        f"Cannot write {path} ({error.strerror or error}).",
+        "Your plan is kept in this window; nothing is lost while it stays open.",
+        "Press Ctrl+S to save it in another folder, or set PARACOOK_KITCHEN_DATA to a writable one.",
+    ]
+
+
+def writable_folder(wanted: Path) -> tuple[Path, str | None]:
+    """`wanted` (created if need be), or, when it cannot be written, the first of the home
+    folder and the temporary folder that can, with a note saying what failed."""
+    try:
+        wanted.mkdir(parents=True, exist_ok=True)
+        if os.access(wanted, os.W_OK):
+            return wanted, None
+        reason = "permission denied"
+    except OSError as e:
+        reason = e.strerror or str(e)
+    note = f"Cannot write to {wanted} ({reason}); choose another folder."
+    for other in (Path.home(), Path(tempfile.gettempdir())):
+        if other.is_dir() and os.access(other, os.W_OK):
+            return other, note
+    return wanted, note
 
 
 # -- plan files ---------------------------------------------------------------------------------
@@ -137,16 +180,31 @@ def autosave(level: Level, plan: Plan) -> Path:
 
 
 def load_autosave(level: Level) -> Plan | None:
-    """The autosaved plan for this level, or None (a damaged autosave is set aside, not lost)."""
+    """The autosaved plan for this level, or None (a damaged autosave is set aside, not lost;
+    in a read-only folder it stays where it is)."""
     path = autosave_path(level)
-    if not path.exists():
+    if not exists(path):
         return None
     try:
         plan, _ = load_plan(path, level)
     except StoreError:
-        path.replace(path.with_name(path.name + f".bad-{int(time.time())}"))
+        set_aside(path)
         return None
     return plan if any(plan.values()) else None
+
+
+def backup_autosave(level: Level) -> Path | None:
+    """Copy the level's autosave aside before a plan the player did not build (one opened with
+    --plan) starts replacing it; returns the copy, or None when there is nothing to keep."""
+    path = autosave_path(level)
+    if load_autosave(level) is None:
+        return None
+    backup = path.with_name(f"{path.stem}.before-{time.strftime('%Y%m%d-%H%M%S')}.json")
+    try:
+        shutil.copyfile(path, backup)
+    except OSError:
+        return None
+    return backup
 
 
 # -- scoreboard ---------------------------------------------------------------------------------
@@ -156,16 +214,24 @@ def scores_path() -> Path:
 
 def load_scores() -> dict[str, Any]:
     path = scores_path()
-    if not path.exists():
+    if not exists(path):
         return {}
     try:
         data = read_json(path)
         if not isinstance(data, dict) or not isinstance(data.get("levels"), dict):
             raise StoreError(f"{path}: not a scoreboard")
     except StoreError:
-        path.replace(path.with_name(path.name + f".bad-{int(time.time())}"))
+        set_aside(path)
         return {}
     return data["levels"]
+
+
+def scores_stamp() -> float | None:
+    """When the scoreboard last changed (None when there is none or it cannot be read)."""
+    try:
+        return scores_path().stat().st_mtime
+    except OSError:
+        return None
 
 
 def record_score(
@@ -182,9 +248,9 @@ def record_score(
         "when": time.strftime("%Y-%m-%d %H:%M:%S"),
         "replay": str(replay) if replay else None,
     }
-    slot = levels.setdefault(
-        key, {"title": level.title or level.name, "id": level.meta.get("id"), "runs": []}
-    )
+    slot = levels.get(key)
+    if not isinstance(slot, dict) or not isinstance(slot.get("runs"), list):
+        slot = levels[key] = {"title": level.title or level.name, "id": level.meta.get("id"), "runs": []}
     slot["runs"].append(entry)
     write_json(scores_path(), {"version": 1, "levels": levels})
     return entry
@@ -192,7 +258,9 @@ def record_score(
 
 def best_time(level: Level, scores: dict[str, Any] | None = None, source: str = "human") -> float | None:
     """The best recorded time on this level by the local player (or by the planner)."""
-    runs = (load_scores() if scores is None else scores).get(level_key(level), {}).get("runs", [])
+    slot = (load_scores() if scores is None else scores).get(level_key(level))
+    runs = slot.get("runs") if isinstance(slot, dict) else None
+    runs = runs if isinstance(runs, list) else []
     times = [
         r["time"]
         for r in runs
@@ -209,9 +277,10 @@ def best_by_id(scores: dict[str, Any] | None = None) -> dict[str, float]:
     for slot in (load_scores() if scores is None else scores).values():
         if not isinstance(slot, dict) or not isinstance(slot.get("id"), str):
             continue
+        runs = slot.get("runs")
         times = [
             r["time"]
-            for r in slot.get("runs", [])
+            for r in (runs if isinstance(runs, list) else [])
             if isinstance(r, dict)
             and isinstance(r.get("time"), (int, float))
             and r.get("source", "human") == "human"

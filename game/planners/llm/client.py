@@ -10,7 +10,10 @@ from typing import Any
 
 import openai
 
+from game.inputs import MAX_REPLY_CHARS
+
 from .log import RunLog
+from .redact import redact
 
 Messages = list[dict[str, str]]
 NO_KEY = "none"  # local servers (vLLM, Ollama) take any key
@@ -18,6 +21,14 @@ NO_KEY = "none"  # local servers (vLLM, Ollama) take any key
 
 class LLMError(RuntimeError):
     """The endpoint failed for good (after retries, or an error retrying cannot fix)."""
+
+
+class BadResponse(Exception):
+    """An answer that is not a usable chat completion (invalid JSON, no message, ...)."""
+
+
+class RequestTimeout(Exception):
+    """The whole request (connection, headers and body) took longer than the timeout."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +88,7 @@ class ChatClient:
                         f"(or name another with --api-key-env)"
                     )
                 key = NO_KEY
+            self.log.secrets.add(key)
             self._client = openai.AsyncOpenAI(
                 api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
             )
@@ -90,27 +102,46 @@ class ChatClient:
             body["max_tokens"] = self.max_tokens
         return body
 
+    def secrets(self) -> list[str]:
+        key = os.environ.get(self.api_key_env)
+        return [key] if key else []
+
+    def describe(self, e: BaseException) -> str:
+        """What went wrong, with the key and any Authorization value blanked out."""
+        return redact(describe_error(e, self.timeout_s), self.secrets())
+
+    async def _create(self, body: dict[str, Any]) -> Any:
+        """One request, bounded as a whole by the timeout (a server trickling bytes is cut off)."""
+        try:
+            return await asyncio.wait_for(self.api().chat.completions.create(**body), self.timeout_s)
+        except TimeoutError:
+            raise RequestTimeout() from None
+        except (ValueError, TypeError, AttributeError, KeyError) as e:  # a 200 whose body is not JSON
+            raise BadResponse(f"{type(e).__name__}: {_short(str(e), 120)}") from None
+
     async def complete(self, messages: Messages, tag: dict[str, Any] | None = None) -> Reply:
-        """One reply; transient failures (429, 5xx, timeouts, dropped connections) are retried."""
+        """One reply; transient failures (429, 5xx, timeouts, dropped connections, answers that
+        cannot be read) are retried."""
         body = self.request(messages)
         tag = tag or {}
         for n in range(self.retry.retries + 1):
             start = time.monotonic()
             try:
-                response = await self.api().chat.completions.create(**body)
+                reply = to_reply(await self._create(body), time.monotonic() - start)
+            except LLMError:
+                raise
             except RETRYABLE as e:
                 wait = self.retry.delay(n)
-                self.log.write(
-                    {**tag, "event": "retry", "try": n + 1, "error": describe_error(e), "wait_s": wait}
-                )
+                error = self.describe(e)
+                self.log.write({**tag, "event": "retry", "try": n + 1, "error": error, "wait_s": wait})
                 if n == self.retry.retries:
-                    raise LLMError(f"{describe_error(e)} (gave up after {n + 1} tries)") from None
+                    raise LLMError(f"{error} (gave up after {n + 1} tries)") from None
                 await asyncio.sleep(wait)
                 continue
             except openai.OpenAIError as e:
-                self.log.write({**tag, "event": "error", "request": body, "error": describe_error(e)})
-                raise LLMError(describe_error(e)) from None
-            reply = to_reply(response, time.monotonic() - start)
+                error = self.describe(e)
+                self.log.write({**tag, "event": "error", "request": body, "error": error})
+                raise LLMError(error) from None
             self.log.write(
                 {
                     **tag,
@@ -129,14 +160,24 @@ class ChatClient:
         raise AssertionError("unreachable")
 
 
-RETRYABLE = (openai.RateLimitError, openai.InternalServerError, openai.APIConnectionError)
+RETRYABLE = (
+    openai.RateLimitError,
+    openai.InternalServerError,
+    openai.APIConnectionError,
+    openai.APIResponseValidationError,
+    RequestTimeout,
+    BadResponse,
+)
 
 
-def describe_error(e: BaseException) -> str:
-    if isinstance(e, openai.APITimeoutError):
-        return "the request timed out"
+def describe_error(e: BaseException, timeout_s: float | None = None) -> str:
+    if isinstance(e, (openai.APITimeoutError, RequestTimeout)):
+        limit = f" ({timeout_s:g} s)" if timeout_s else ""
+        return f"the request timed out (took longer than the timeout{limit})"
+    if isinstance(e, BadResponse):
+        return f"the endpoint's answer cannot be used ({e})"
     if isinstance(e, openai.APIConnectionError):
-        return f"connection failed ({e.__cause__ or e})"
+        return f"connection failed ({_short(str(e.__cause__ or e))})"
     if isinstance(e, openai.APIStatusError):
         return f"HTTP {e.status_code}: {_short(e.message)}"
     return f"{type(e).__name__}: {_short(str(e))}"
@@ -147,14 +188,26 @@ def _short(text: str, n: int = 300) -> str:
 
 
 def to_reply(response: Any, latency: float) -> Reply:
-    if not getattr(response, "choices", None):
-        raise LLMError("the endpoint answered without any choices")
-    choice = response.choices[0]
+    """The reply text and usage of a chat completion; BadResponse when it has neither form nor
+    text (a body that is not JSON, no choices, a message of null)."""
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise BadResponse("no choices in the answer" if choices is not None else "not a chat completion")
+    choice = choices[0]
+    message = getattr(choice, "message", None)
+    content = getattr(message, "content", None) if message is not None else None
+    if message is None or not isinstance(content, (str, type(None))):
+        raise BadResponse("the answer has no message")
     usage = getattr(response, "usage", None)
+    finish = getattr(choice, "finish_reason", None)
     return Reply(
-        text=choice.message.content or "",
-        tokens_in=int(getattr(usage, "prompt_tokens", 0) or 0),
-        tokens_out=int(getattr(usage, "completion_tokens", 0) or 0),
+        text=(content or "")[:MAX_REPLY_CHARS],
+        tokens_in=_count(getattr(usage, "prompt_tokens", 0)),
+        tokens_out=_count(getattr(usage, "completion_tokens", 0)),
         latency_s=latency,
-        finish_reason=choice.finish_reason,
+        finish_reason=finish if isinstance(finish, str) else None,
     )
+
+
+def _count(v: Any) -> int:
+    return v if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**12 else 0

@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .redact import redact
+
 
 class RunLog:
     """Appends records to a JSONL file. Holds no secrets: callers pass only what to keep."""
@@ -15,13 +17,15 @@ class RunLog:
     def __init__(self, path: str | Path | None):
         self.path = Path(path) if path is not None else None
         self._lock = threading.Lock()
+        self.secrets: set[str] = set()  # redacted from every record (the client adds its key)
         if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
 
     def write(self, record: dict[str, Any]) -> None:
         if self.path is None:
             return
-        line = json.dumps({"at": round(time.time(), 3), **record}, ensure_ascii=False)
+        line = json.dumps({"at": round(time.time(), 3), **record}, ensure_ascii=False, default=repr)
+        line = redact(line, self.secrets)
         with self._lock, self.path.open("a", encoding="utf-8") as f:
             f.write(line + "\n")
 

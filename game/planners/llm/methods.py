@@ -38,6 +38,15 @@ def run_plan(level: Level, plan: Plan) -> Result:
     return simulate(level, plan, level.rules, record=True)
 
 
+def try_plan(level: Level, plan: Plan) -> tuple[Result | None, str | None]:
+    """The run of a checked plan, or, when the engine refuses its numbers (a Wait too large to
+    compute with), the feedback saying so: one failed attempt, never the end of the task."""
+    try:
+        return run_plan(level, plan), None
+    except (PlanError, ArithmeticError, ValueError) as e:
+        return None, f"The engine cannot run this plan: {e}. Use Wait durations of ordinary size."
+
+
 def read_plan(level: Level, text: str) -> tuple[Plan | None, str | None]:
     """A checked plan from a reply, or the feedback saying why there is none."""
     try:
@@ -77,10 +86,12 @@ async def solve_whole(
         out.usage.add(reply)
         out.attempts = n
         plan, feedback = read_plan(level, reply.text)
-        if plan is not None:
-            out.plan, out.result = plan, run_plan(level, plan)
+        result, refused = try_plan(level, plan) if plan is not None else (None, None)
+        if plan is not None and result is not None:
+            out.plan, out.result = plan, result
             out.status = "done" if out.result.done else "failed"
             feedback = feedback or result_feedback(level, out.result)
+        feedback = refused or feedback
         out.note = feedback
         if feedback is None:
             break
@@ -149,8 +160,10 @@ async def solve_stepwise(
         batch, feedback = read_plan(level, reply.text)
         if batch is not None:
             candidate = extend(out.plan, batch)
-            result = run_plan(level, candidate)
-            if result.error is not None:
+            result, refused = try_plan(level, candidate)
+            if result is None:
+                feedback = refused
+            elif result.error is not None:
                 feedback = feedback or engine_feedback(level, result, "msreact_error")
                 if misses + 1 >= attempts:  # the last chance failed: keep it as the final run
                     out.plan, out.result, out.status = candidate, result, "failed"

@@ -8,8 +8,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from game.inputs import nesting_problem
+
 FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)```", re.S)
-THINK_CLOSE = "</think>"
+THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 BARE_WORDS = {"True": "true", "False": "false", "None": "null"}
 VALUE_START = "{[,:"
 VALUE_END = ",:}]"
@@ -21,12 +23,24 @@ class ReplyParseError(ValueError):
 
 
 def strip_think(text: str) -> str:
-    """Drop reasoning blocks: <think>...</think>, or everything up to a lone </think>."""
-    text = re.sub(r"<think>.*?</think>", "", text, flags=re.S)
+    """Drop reasoning blocks: <think>...</think>, or everything up to a lone </think>
+    (one pass over the text, however many blocks it holds)."""
+    parts: list[str] = []
+    i = 0
+    while True:
+        start = text.find(THINK_OPEN, i)
+        if start < 0:
+            parts.append(text[i:])
+            break
+        end = text.find(THINK_CLOSE, start + len(THINK_OPEN))
+        if end < 0:  # unclosed: the answer never came
+            parts.append(text[i:start])
+            break
+        parts.append(text[i:start])
+        i = end + len(THINK_CLOSE)
+    text = "".join(parts)
     if THINK_CLOSE in text:
         text = text.rsplit(THINK_CLOSE, 1)[1]
-    if "<think>" in text:  # unclosed: the answer never came
-        text = text.split("<think>", 1)[0]
     return text
 
 
@@ -153,20 +167,29 @@ def _next_meaningful(s: str, i: int) -> str:
 
 
 def loads_lenient(s: str) -> Any:
-    """json.loads, then the same on the normalised text; ReplyParseError says where it broke."""
+    """json.loads, then the same on the normalised text; ReplyParseError says where it broke
+    (also for JSON nested too deep or holding a number too long to read)."""
+    deep = nesting_problem(s)
+    if deep:
+        raise ReplyParseError(f"the JSON is {deep.split(': ', 1)[1]} ({deep.split(': ', 1)[0]})")
     try:
         return json.loads(s)
     except json.JSONDecodeError:
         pass
+    except (ValueError, RecursionError) as e:
+        raise ReplyParseError(f"the JSON cannot be read: {str(e).splitlines()[0][:160]}") from None
     fixed = normalise(s)
     try:
         return json.loads(fixed)
     except json.JSONDecodeError as e:
-        line = fixed.splitlines()[e.lineno - 1] if fixed.splitlines() else ""
+        lines = fixed.split("\n")  # as json counts lines (splitlines also splits at \r, \x1c, ...)
+        line = lines[e.lineno - 1] if e.lineno <= len(lines) else ""
         raise ReplyParseError(
             f"the JSON is not valid at line {e.lineno}, column {e.colno}: {e.msg} "
             f"(near: {line.strip()[:80]!r})"
         ) from None
+    except (ValueError, RecursionError) as e:
+        raise ReplyParseError(f"the JSON cannot be read: {str(e).splitlines()[0][:160]}") from None
 
 
 def candidates(text: str) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Any
 from tqdm import tqdm
 
 from game.engine import plan_to_dict
+from game.inputs import InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
 
@@ -54,9 +55,11 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
     path = root / RUN_FILE
     if path.exists():
         try:
-            old = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as e:
-            raise RunError(f"{path}: cannot read it ({e})") from None
+            old = load_json(path)
+        except InputError as e:
+            raise RunError(f"cannot read it: {e}") from None
+        if not isinstance(old, dict):
+            raise RunError(f"{path}: not a run's settings; choose another --out folder")
         clash = [k for k in SAME_RUN_KEYS if old.get(k) != settings.get(k)]
         if clash:
             k = clash[0]
@@ -71,8 +74,8 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
 def finished(path: Path) -> bool:
     """A task is finished once its result file exists and reads back as JSON."""
     try:
-        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
-    except (OSError, json.JSONDecodeError):
+        return isinstance(load_json(path), dict)
+    except InputError:
         return False
 
 
@@ -90,7 +93,7 @@ class Tally:
         if self.skipped:
             parts.append(f"{self.skipped} already finished (skipped)")
         if self.api_errors:
-            parts.append(f"{len(self.api_errors)} not finished (API errors; run again to retry)")
+            parts.append(f"{len(self.api_errors)} not finished (errors above; run again to retry)")
         return ", ".join(parts)
 
 
@@ -122,6 +125,11 @@ async def run_jobs(
             except LLMError as e:
                 tally.api_errors.append(f"{name(item)}: {e}")
                 bar.write(f"{name(item)}: {e}", file=sys.stderr)
+            except (OSError, ValueError, TypeError, ArithmeticError, RecursionError, KeyError) as e:
+                # one task's failure (an unwritable file, an answer nothing foresaw) is that
+                # task's alone: it stays unfinished, to be retried by running again
+                tally.api_errors.append(f"{name(item)}: {type(e).__name__}: {e}")
+                bar.write(f"{name(item)}: not finished ({type(e).__name__}: {e})", file=sys.stderr)
             else:
                 tally.ran += 1
                 tally.succeeded += ok

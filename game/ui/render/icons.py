@@ -15,6 +15,7 @@ from typing import Any
 import pygame
 
 from . import palette as P
+from .text import render_with
 
 SS = 2  # supersampling factor: shapes are drawn large, then smooth-scaled down
 
@@ -275,7 +276,7 @@ def ingredient(name: str, state: str, size: int) -> pygame.Surface:
     SHAPES.get(name, _shape_unknown)(img, n, colour)
     if name not in SHAPES:
         f = pygame.font.Font(None, int(n * 0.5))
-        t = f.render(name[:2], True, P.text_colour_on(colour))
+        t = render_with(f, name[:2], P.text_colour_on(colour))
         img.blit(t, t.get_rect(center=(n / 2, n / 2)))
     if state == "chopped":
         img = _slice(img, n)

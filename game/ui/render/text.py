@@ -20,7 +20,19 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
 
 
 def render(text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-    return font(size, bold).render(text, True, colour)
+    return render_with(font(size, bold), text, colour)
+
+
+def render_with(f: pygame.font.Font, text: str, colour) -> pygame.Surface:
+    """f.render, safe on any text: what draws nothing (zero-width characters only) gives an
+    empty surface of the line's height instead of pygame's "Text has zero width" error."""
+    try:
+        return f.render(text, True, colour)
+    except (pygame.error, ValueError):  # zero width; ValueError: a NUL character in the text
+        try:
+            return f.render(text.replace("\0", ""), True, colour)
+        except (pygame.error, ValueError):
+            return pygame.Surface((1, f.get_linesize()), pygame.SRCALPHA)
 
 
 def blit_text(

@@ -162,8 +162,7 @@ class BrowserScreen:
         return out + [item for _, items in self.lists[1:] for item in items]
 
     def refresh_scores(self) -> None:
-        path = store.scores_path()
-        mtime = path.stat().st_mtime if path.exists() else None
+        mtime = store.scores_stamp()
         if mtime != self._scores_mtime:
             self._scores_mtime = mtime
             self.best = store.best_by_id()

@@ -19,6 +19,7 @@ from game.engine import Level, Plan, parse_plan, plan_to_dict, simulate
 from game.engine.level import Station
 from game.ui import store
 from game.ui.editor import EditRefused, PlanEditor
+from game.ui.file_dialog import SafeFileDialog
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
@@ -194,6 +195,8 @@ class PlayScreen:
         self.level = level
         self.back = back
         restored = store.load_autosave(level) if restore and plan is None else None
+        # a plan the player did not build here must not silently replace their autosave
+        kept = store.backup_autosave(level) if restore and plan is not None else None
         self.editor = PlanEditor(level, plan or restored)
         self.renderer = KitchenRenderer(level)
         self.t = 0.0
@@ -229,6 +232,8 @@ class PlayScreen:
             self.recorded.add(self._fingerprint())
         if restored:
             self.say(f"Restored your autosaved plan ({self.editor.action_count} actions)")
+        if kept:
+            self.say(f"Your previous autosave is kept as {kept}")
         self.t = self._end() if restored else 0.0
         if self.editor.error is not None:
             self._keep_visible(self.editor.error.agent, self.editor.error.action_index)
@@ -391,7 +396,11 @@ class PlayScreen:
         try:
             store.autosave(self.level, self.editor.plan)
         except OSError as e:
-            self.say(f"autosave failed: {e}", error=True)
+            where = store.autosave_path(self.level)
+            self.say(f"autosave failed: cannot write {where} ({e.strerror or e})", error=True)
+            if not getattr(self, "_autosave_warned", False):  # say it in full once, then briefly
+                self._autosave_warned = True
+                self.notice = ("Autosave failed", store.unwritable_lines(where, e))
 
     def _fingerprint(self) -> str:
         return repr(sorted(self.editor.plan_dict().items()))
@@ -565,12 +574,13 @@ class PlayScreen:
     def _open_dialog(self, purpose: str, title: str, initial: Path, existing_only: bool) -> None:
         if self.dialog_open:
             self.dialog.kill()
-        initial.parent.mkdir(parents=True, exist_ok=True)
-        if initial.suffix == "":
-            initial.mkdir(parents=True, exist_ok=True)
+        folder, note = store.writable_folder(initial if initial.suffix == "" else initial.parent)
+        if note:  # the data folder is unusable: start in another folder and say why
+            initial = folder if initial.suffix == "" else folder / initial.name
+            self.say(note, error=True)
         rect = pygame.Rect(0, 0, min(720, self.size[0] - 40), min(520, self.size[1] - 40))
         rect.center = (self.size[0] // 2, self.size[1] // 2)
-        self.dialog = pygame_gui.windows.UIFileDialog(
+        self.dialog = SafeFileDialog(
             rect,
             self.manager,
             window_title=title,

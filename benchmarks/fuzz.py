@@ -1,0 +1,219 @@
+"""Long fuzzing of every place untrusted input enters; the test suite runs the same checks small.
+
+    python benchmarks/fuzz.py                 # every surface, default counts (about 10 minutes)
+    python benchmarks/fuzz.py --scale 0.1     # a quick pass
+    python benchmarks/fuzz.py --only levels replies
+
+Surfaces: level files, edited replays (checksum recomputed), batch lines, LLM replies (hypothesis,
+cases from tests/hostile.py), event storms through the app's loop (browser, play, replay viewer,
+play with an unusable data folder) and a misbehaving endpoint on 127.0.0.1 (every mode through
+the real `llm` command). Prints, per surface, the cases tried, how they ended, the failures (any
+exception the program let out, or a case slower than --slow seconds) and the slowest case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import hostile  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+COUNTS = {"levels": 1500, "replays": 1500, "batch": 1500, "replies": 5000, "storms": 24, "endpoint": 3}
+
+
+class Tally:
+    def __init__(self, name: str, slow: float):
+        self.name, self.slow = name, slow
+        self.outcomes: Counter[str] = Counter()
+        self.failures: list[str] = []
+        self.worst = 0.0
+
+    def run(self, fn, *args) -> None:
+        start = time.perf_counter()
+        try:
+            self.outcomes[fn(*args)] += 1
+        except Exception as e:  # noqa: BLE001 - every escape is a finding
+            self.outcomes["FAILED"] += 1
+            lines = traceback.format_exception(e)
+            self.failures.append(f"{type(e).__name__}: {str(e)[:200]}\n    at {lines[-2].strip()[:300]}")
+        took = time.perf_counter() - start
+        self.worst = max(self.worst, took)
+        if took > self.slow:
+            self.failures.append(f"slow case: {took:.1f} s")
+
+    def line(self) -> str:
+        tried = sum(self.outcomes.values())
+        ends = ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items()))
+        return f"{self.name:10} {tried:6} cases  {len(self.failures):3} failures  slowest {self.worst:6.2f} s  ({ends})"
+
+
+def by_hypothesis(tally: Tally, strategy, check, n: int) -> None:
+    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(strategy)
+    def go(case):
+        with tempfile.TemporaryDirectory() as d:
+            tally.run(check, case, Path(d))
+
+    go()
+
+
+def fuzz_levels(t: Tally, n: int) -> None:
+    by_hypothesis(t, hostile.level_bytes(), hostile.check_level_bytes, n)
+
+
+def fuzz_replays(t: Tally, n: int) -> None:
+    by_hypothesis(t, hostile.edited_replays(), hostile.check_replay, n)
+
+
+def fuzz_batch(t: Tally, n: int) -> None:
+    by_hypothesis(t, st.lists(hostile.batch_lines(), min_size=1, max_size=3), hostile.check_batch_lines, n)
+
+
+def fuzz_replies(t: Tally, n: int) -> None:
+    by_hypothesis(t, hostile.replies, lambda text, _d: hostile.check_reply(text), n)
+
+
+def fuzz_storms(t: Tally, n: int) -> None:
+    import pygame
+
+    from game.ui import store
+
+    def storm(kind: str, seed: int) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            os.environ[store.ENV_DATA] = str(Path(d) / "data")
+            os.environ[store.ENV_REPLAYS] = str(Path(d) / "replays")
+            if kind == "play-no-folder":
+                (Path(d) / "blocker").write_text("")
+                os.environ[store.ENV_DATA] = str(Path(d) / "blocker")
+            app = make_app(kind, Path(d))
+            events = hostile.storm_events(random.Random(seed), (1440, 900), 1500)
+            hostile.run_storm(app, events)
+            pygame.event.clear()
+            return kind
+
+    kinds = ["browser", "play", "replay", "play-no-folder"]
+    for i in range(n):
+        t.run(storm, kinds[i % len(kinds)], i)
+
+
+def make_app(kind: str, folder: Path):
+    import json
+
+    import pygame
+
+    from game.levels import load_level
+    from game.ui.app import App
+    from game.ui.screens.browser import BrowserScreen
+    from game.ui.screens.play import PlayScreen
+    from game.ui.screens.replay import ReplayScreen
+
+    pygame.init()
+    surface = pygame.display.set_mode((1440, 900))
+    if kind == "browser":
+        return App(BrowserScreen(size=(1440, 900)), surface)
+    if kind == "replay":
+        path = folder / "r.json"
+        path.write_text(json.dumps(hostile.base_replay()))
+        return App(ReplayScreen.from_file(path), surface)
+    return App(PlayScreen(load_level(hostile.LEVEL_FILE), size=(1440, 900)), surface)
+
+
+def fuzz_endpoint(t: Tally, n: int) -> None:
+    import contextlib
+    import io
+    import json
+
+    from game.cli import main
+    from game.planners.llm.prompts import example
+
+    os.environ["HOSTILE_KEY"] = hostile.SECRET
+    good = "```json\n" + json.dumps(example()["plan"]) + "\n```"
+    modes = [
+        "invalid_json",
+        "null_message",
+        "no_choices",
+        "deep",
+        "huge_int",
+        "big_int",
+        "echo_key",
+        "html",
+        "trickle",
+    ]
+
+    def one(mode: str) -> str:
+        with tempfile.TemporaryDirectory() as d, hostile.HostileLLM([mode, "ok"], good) as server:
+            level = Path(d) / "k.json"
+            level.write_text(json.dumps(example()["map"]))
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                main(
+                    ["llm", "--model", "m", "--levels", f"{level}:pasta_tomato", "--base-url", server.url,
+                     "--api-key-env", "HOSTILE_KEY", "--out", f"{d}/run", "--no-progress", "--backoff", "0.01",
+                     "--timeout", "2"]
+                )  # fmt: skip
+            shown = out.getvalue() + err.getvalue()
+            files = "".join(f.read_text() for f in Path(d, "run").rglob("*") if f.is_file())
+            assert hostile.SECRET not in shown + files, "the key leaked"
+            done = (
+                json.loads(next(Path(d, "run", "results").glob("*.json")).read_text())["done"]
+                if mode != "echo_key"
+                else None
+            )
+            assert mode == "echo_key" or done, f"{mode}: the retry after it did not finish the task"
+            return mode
+
+    for _ in range(n):
+        for mode in modes:
+            t.run(one, mode)
+
+
+SURFACES = {
+    "levels": fuzz_levels,
+    "replays": fuzz_replays,
+    "batch": fuzz_batch,
+    "replies": fuzz_replies,
+    "storms": fuzz_storms,
+    "endpoint": fuzz_endpoint,
+}
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--only", nargs="+", choices=sorted(SURFACES), help="surfaces to fuzz (default: all)")
+    p.add_argument("--scale", type=float, default=1.0, help="multiply every count (default 1)")
+    p.add_argument(
+        "--slow", type=float, default=5.0, help="a case slower than this is a failure (s; x60 for a storm)"
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="print every failure")
+    args = p.parse_args()
+    os.environ.setdefault("PARACOOK_KITCHEN_DATA", tempfile.mkdtemp(prefix="fuzz-data-"))
+    tallies = []
+    for name in args.only or SURFACES:
+        tally = Tally(name, args.slow * (60 if name == "storms" else 1))  # a storm is 1,500 events
+        n = max(1, round(COUNTS[name] * args.scale))
+        start = time.perf_counter()
+        SURFACES[name](tally, n)
+        print(f"{tally.line()}  [{time.perf_counter() - start:.0f} s]", flush=True)
+        for f in tally.failures[: None if args.verbose else 5]:
+            print(f"    {f}")
+        tallies.append(tally)
+    return 1 if any(t.failures for t in tallies) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

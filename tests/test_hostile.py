@@ -1,0 +1,535 @@
+"""Hostile files, a broken data folder and misbehaving endpoints: clear messages, no crash, no
+hang, nothing lost, no key leaked. The fuzzers here are CI-sized; benchmarks/fuzz.py runs long."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from pathlib import Path
+
+import pygame
+import pytest
+from hostile import (
+    ALIAS_BOMB,
+    LEVEL_FILE,
+    LEVEL_TEXT,
+    PLAN_FILE,
+    SECRET,
+    HostileLLM,
+    base_replay,
+    batch_lines,
+    check_batch_lines,
+    check_level_bytes,
+    check_replay,
+    check_reply,
+    edited_replays,
+    level_bytes,
+    nested,
+    replies,
+    run_storm,
+    storm_events,
+    with_checksum,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.cli import main
+from game.levels import LevelError, load_level
+from game.replay import ReplayError, load_replay
+from game.ui import store
+
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "data"))
+    monkeypatch.setenv(store.ENV_REPLAYS, str(tmp_path / "replays"))
+    return tmp_path
+
+
+def level_with(tmp_path: Path, old: str, new: str, name: str = "x.yaml") -> Path:
+    assert old in LEVEL_TEXT
+    path = tmp_path / name
+    path.write_text(LEVEL_TEXT.replace(old, new), encoding="utf-8")
+    return path
+
+
+META = "meta:\n  id: tutorial/01_first_salad\n  suite: tutorial\n  lesson: 1"
+DESCRIPTION = LEVEL_TEXT[LEVEL_TEXT.index("description:") : LEVEL_TEXT.index("orders:")]
+
+
+def refused(path: Path) -> str:
+    with pytest.raises(LevelError) as e:
+        load_level(path)
+    assert str(path) in str(e.value)
+    return str(e.value)
+
+
+# -- YAML: depth, aliases, meta, text ----------------------------------------------------------------
+def test_yaml_nested_thirty_thousand_deep_is_refused_not_a_segfault(tmp_path):
+    path = level_with(tmp_path, "title: First salad", "title: " + nested(30_000))
+    assert "line 2, column 71: nested deeper than 64 levels" in refused(path)
+
+
+def test_an_alias_bomb_is_refused_before_it_expands(tmp_path, capsys):
+    path = tmp_path / "bomb.yaml"
+    path.write_text(LEVEL_TEXT + ALIAS_BOMB.replace("\n", "\n  ").replace("a: &a", "meta:\n  a: &a", 1))
+    assert len(path.read_bytes()) < 2000
+    assert main(["levels", "validate", str(path)]) == 1
+    assert "too large: over 200,000 values once aliases are expanded" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "meta, needle",
+    [
+        ("{when: 2001-12-14}", "meta.when: a date value is not allowed"),
+        ("{blob: !!binary aGVsbG8=}", "meta.blob: a bytes value is not allowed"),
+        ("{tags: !!set {a, b}}", "meta.tags: a set value is not allowed"),
+        ("{1: one, two: 2}", "meta: key 1 must be text"),
+        ("{id: [a, b]}", "meta.id: must be a single value"),
+        ("{x: .nan}", "meta.x: nan is not a finite number"),
+    ],
+)
+def test_meta_must_be_plain_json_data(tmp_path, meta, needle):
+    path = level_with(tmp_path, META, f"meta: {meta}")
+    assert needle in refused(path)
+
+
+def test_levels_list_and_run_replay_take_any_meta_a_level_is_allowed(tmp_path, capsys):
+    path = level_with(tmp_path, "lesson: 1", 'lesson: 1\n  extra: {a: [1, 2.5, null, "\\u200b"]}')
+    out = tmp_path / "r.json"
+    assert main(["run", str(path), str(PLAN_FILE), "--replay", str(out), "--json"]) == 0
+    assert load_replay(out).level.meta["extra"]["a"][3] == "\u200b"
+
+
+def test_a_zero_width_description_and_title_draw_in_the_play_window(tmp_path):
+    path = level_with(tmp_path, DESCRIPTION, 'description: "\\u200b"\n')
+    path.write_text(path.read_text().replace("title: First salad", 'title: "\\u200b"'))
+    level = load_level(path)
+    assert level.description == "\u200b"
+    check_level_bytes(path.read_bytes(), tmp_path)
+
+
+# -- sizes -----------------------------------------------------------------------------------------------
+def test_a_huge_declared_map_is_refused_at_once(tmp_path, capsys):
+    path = tmp_path / "huge.json"
+    path.write_text(
+        json.dumps(
+            {"width": 100000, "height": 100000, "agents": [{"name": "a", "x": 0, "y": 0}], "tiles": []}
+        )
+    )
+    assert len(path.read_bytes()) < 150
+    start = time.monotonic()
+    assert main(["run", str(path), str(PLAN_FILE), "--orders", "salad_basic"]) == 2
+    assert time.monotonic() - start < 5  # a bound on a hang, not a speed measurement
+    assert "100000x100000 is too large (at most 100 a side)" in capsys.readouterr().err
+
+
+def test_a_yaml_grid_wider_than_the_limit_is_refused(tmp_path):
+    path = level_with(tmp_path, "  ## D1 ## C1 ## ##", "  ## D1 ## C1 ## ##" + " .." * 120)
+    text = refused(path)
+    assert "grid: is 126x3; a kitchen has at most 100 tiles a side" in text
+
+
+def test_export_of_a_huge_wait_is_refused_with_the_speed_that_fits(tmp_path, capsys):
+    plan = tmp_path / "wait.json"
+    plan.write_text(json.dumps({"agent1": [{"action": "Wait", "duration": 1000000}]}))
+    replay = tmp_path / "r.json"
+    assert main(["run", str(LEVEL_FILE), str(plan), "--replay", str(replay)]) == 1
+    capsys.readouterr()
+    assert main(["export", str(replay), str(tmp_path / "out.gif")]) == 2
+    err = capsys.readouterr().err
+    assert "5e+06 frames; the limit is 20,000 (use --speed 501 or more)" in err
+    assert not (tmp_path / "out.gif").exists()
+
+
+# -- bytes that are not UTF-8, JSON nested too deep ---------------------------------------------------------
+BAD_BYTES = b'{"agent1": [\xff\xfe]}'
+DEEP = nested(100_000).encode()
+
+
+@pytest.mark.parametrize(
+    "data, needle",
+    [(BAD_BYTES, "not UTF-8 text (byte 0xff at offset 12)"), (DEEP, "nested deeper than 64 levels")],
+)
+def test_run_names_the_file_for_bad_bytes_or_depth(tmp_path, capsys, data, needle):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(data)
+    assert main(["run", str(LEVEL_FILE), str(bad)]) == 2
+    assert f"error: {bad}: line 1" in capsys.readouterr().err
+    assert main(["run", str(bad), str(PLAN_FILE), "--orders", "salad_basic"]) == 2
+    assert needle in capsys.readouterr().err
+    with pytest.raises(ReplayError, match=needle.split(" (")[0]):
+        load_replay(bad)
+    level = load_level(LEVEL_FILE)
+    with pytest.raises(store.StoreError, match=needle.split(" (")[0]):
+        store.load_plan(bad, level)
+
+
+def test_a_non_utf8_yaml_level_names_its_line(tmp_path):
+    path = tmp_path / "x.yaml"
+    path.write_bytes(LEVEL_TEXT.encode().replace(b"First", b"Fir\xe9t"))
+    assert "x.yaml: line 2: not UTF-8 text (byte 0xe9 at offset 54)" in refused(path)
+
+
+def test_a_damaged_autosave_is_set_aside_and_the_level_opens(tmp_path, monkeypatch):
+    level = load_level(LEVEL_FILE)
+    path = store.autosave_path(level)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(DEEP)
+    assert store.load_autosave(level) is None
+    assert not path.exists() and list(path.parent.glob("*.bad-*"))
+
+
+# -- the batch ---------------------------------------------------------------------------------------------
+def test_bad_batch_lines_get_an_error_and_the_batch_goes_on(tmp_path, capsys):
+    good = {"level": str(LEVEL_FILE), "plan": json.loads(PLAN_FILE.read_text())}
+    lines = [
+        json.dumps({**good, "orders": [1]}),
+        json.dumps({**good, "orders": [None]}),
+        json.dumps({**good, "plan": {"agent1": [{"action": "Wait", "duration": 10**400}]}}),
+        json.dumps({**good, "plan": {"agent1": [{"action": "Wait", "duration": 1e308}] * 2}}),
+        '{"level": "\xff',
+        nested(5000),
+        json.dumps(good),
+    ]
+    path = tmp_path / "cases.jsonl"
+    path.write_bytes("\n".join(lines).encode("utf-8").replace(b"\xc3\xbf", b"\xff") + b"\n")
+    assert main(["run", "--batch", str(path)]) == 0
+    out = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(out) == 7
+    assert out[0]["error"] == f"{path}:1: 'orders' must be a list of dish names"
+    assert out[1]["error"] == f"{path}:2: 'orders' must be a list of dish names"
+    assert all(not r["done"] and r["error"].startswith(f"{path}:{i}") for i, r in enumerate(out[:6], 1))
+    assert "not UTF-8" in out[4]["error"] and "nested deeper" in out[5]["error"]
+    assert out[6]["done"] is True
+
+
+@FUZZ
+@given(st.lists(batch_lines(), min_size=1, max_size=4))
+def test_fuzz_batch_lines(tmp_path_factory, lines):
+    check_batch_lines(lines, tmp_path_factory.mktemp("batch"))
+
+
+# -- replays -----------------------------------------------------------------------------------------------
+def write_replay(tmp_path: Path, data: dict) -> Path:
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(with_checksum(data)))
+    return path
+
+
+def test_an_edited_timeline_with_a_recomputed_checksum_is_refused(tmp_path):
+    data = base_replay()
+    data["timeline"]["spans"][0]["end"] = 0.5
+    with pytest.raises(ReplayError, match="timeline: not what the engine computes"):
+        load_replay(write_replay(tmp_path, data))
+    data = base_replay()
+    data["timeline"]["frames"][1]["delta"] = None
+    with pytest.raises(ReplayError, match="timeline: not what the engine computes"):
+        load_replay(write_replay(tmp_path, data))
+
+
+def test_a_huge_map_inside_a_replay_is_refused(tmp_path):
+    data = base_replay()
+    data["level"]["map"]["width"] = data["level"]["map"]["height"] = 100000
+    with pytest.raises(ReplayError, match=r"level.map: width, height: 100000x100000 is too large"):
+        load_replay(write_replay(tmp_path, data))
+
+
+def test_a_harmless_edit_loads_and_exports(tmp_path):
+    data = base_replay()
+    data["level"]["description"] = "\u200b"
+    data["source"] = {"note": "\u200b"}
+    assert check_replay(with_checksum(data), tmp_path) == "loaded"
+
+
+@FUZZ
+@given(edited_replays())
+def test_fuzz_edited_replays(tmp_path_factory, data):
+    check_replay(data, tmp_path_factory.mktemp("replay"))
+
+
+# -- levels ------------------------------------------------------------------------------------------------
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(level_bytes())
+def test_fuzz_level_files(tmp_path_factory, data):
+    check_level_bytes(data, tmp_path_factory.mktemp("level"))
+
+
+# -- LLM replies -------------------------------------------------------------------------------------------
+@settings(max_examples=150, deadline=None)
+@given(replies)
+def test_fuzz_llm_replies(text):
+    check_reply(text)
+
+
+def test_think_blocks_are_removed_in_one_pass():
+    from game.planners.llm.parsing import strip_think
+
+    assert strip_think("<think>a</think>x<think>b</think>y") == "xy"
+    assert strip_think("a</think>b") == "b"
+    assert strip_think("x<think>never closed") == "x"
+    assert strip_think("<think>" * 20000 + "x") == ""
+    assert strip_think("<think>a</think>" * 7000 + "{}") == "{}"
+
+
+def test_redaction_hides_keys_and_authorization_values():
+    from game.planners.llm.redact import redact
+
+    text = f"bad key {SECRET}; Authorization: Bearer abc.def; {{'authorization': 'Bearer zz'}} bearer q1"
+    out = redact(text, [SECRET, "none"])
+    assert SECRET not in out and "abc.def" not in out and "zz" not in out and "q1" not in out
+    assert out.count("[redacted]") == 4
+
+
+# -- the runner against a misbehaving endpoint ---------------------------------------------------------------
+def run_llm(tmp_path: Path, server: HostileLLM, levels: list[str], *extra: str) -> int:
+    return main(
+        [
+            "llm", "--model", "m", "--method", "io", "--levels", *levels, "--base-url", server.url,
+            "--api-key-env", "HOSTILE_KEY", "--out", str(tmp_path / "run"), "--no-progress",
+            "--backoff", "0.01", "--concurrency", "1", *extra,
+        ]
+    )  # fmt: skip
+
+
+def llm_levels(tmp_path: Path, n: int) -> list[str]:
+    from game.planners.llm.prompts import example
+
+    out = []
+    for i in range(n):
+        path = tmp_path / f"k{i}.json"
+        path.write_text(json.dumps(example()["map"]))
+        out.append(f"{path}:pasta_tomato")
+    return out
+
+
+def good_reply() -> str:
+    from game.planners.llm.prompts import example
+
+    return "```json\n" + json.dumps(example()["plan"]) + "\n```"
+
+
+def results(tmp_path: Path) -> dict[str, dict]:
+    return {f.stem: json.loads(f.read_text()) for f in (tmp_path / "run" / "results").glob("*.json")}
+
+
+@pytest.fixture
+def hostile_key(monkeypatch):
+    monkeypatch.setenv("HOSTILE_KEY", SECRET)
+
+
+@pytest.mark.parametrize("bad", ["invalid_json", "null_message", "no_choices", "html"])
+def test_an_unreadable_answer_is_retried_and_the_run_goes_on(tmp_path, capsys, hostile_key, bad):
+    with HostileLLM([bad, "ok"], good_reply()) as server:
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 2)) == 0
+    assert [r["done"] for r in results(tmp_path).values()] == [True, True]
+    log = (tmp_path / "run" / "log.jsonl").read_text()
+    assert "the endpoint's answer cannot be used" in log
+
+
+def test_an_endpoint_that_never_answers_well_leaves_only_its_tasks_unfinished(tmp_path, capsys, hostile_key):
+    with HostileLLM(["null_message", "null_message", "ok"], good_reply()) as server:
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 2), "--retries", "1") == 1
+    assert [r["done"] for r in results(tmp_path).values()] == [True]
+    assert "the endpoint's answer cannot be used (the answer has no message) (gave up after 2 tries)" in (
+        capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("bad", ["deep", "huge_int", "big_int"])
+def test_a_reply_too_deep_or_too_long_a_number_is_one_failed_attempt(tmp_path, hostile_key, bad):
+    with HostileLLM([bad, "ok"], good_reply()) as server:
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 1)) == 0
+    (r,) = results(tmp_path).values()
+    assert r["done"] and r["attempts"] == 2
+
+
+def test_a_damaged_result_or_settings_file_in_the_run_folder_is_named(tmp_path, capsys, hostile_key):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "run.json").write_bytes(b"\xff")
+    with HostileLLM(["ok"], good_reply()) as server:
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 1)) == 2
+    assert "run.json: line 1: not UTF-8 text" in capsys.readouterr().err
+
+
+def test_the_key_echoed_by_the_endpoint_is_written_nowhere(tmp_path, capsys, hostile_key):
+    with HostileLLM(["echo_key"]) as server:
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 1)) == 1
+    captured = capsys.readouterr()
+    assert (
+        "HTTP 401: Error code: 401 - Incorrect API key provided: [redacted]. You sent Authorization: [redacted]"
+        in (captured.err)
+    )
+    assert SECRET not in captured.out + captured.err
+    for f in (tmp_path / "run").rglob("*"):
+        if f.is_file():
+            assert SECRET not in f.read_text() and "Bearer sk" not in f.read_text(), f
+
+
+def test_the_timeout_bounds_a_trickling_answer(tmp_path, capsys, hostile_key):
+    with HostileLLM(["trickle"], good_reply()) as server:
+        start = time.monotonic()
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 1), "--timeout", "1.5", "--retries", "0") == 1
+        took = time.monotonic() - start
+    assert took < 10  # a bound on a hang, not a speed measurement: the answer would take minutes
+    assert "the request timed out (took longer than the timeout (1.5 s))" in capsys.readouterr().err
+
+
+# -- the data folder -------------------------------------------------------------------------------------------
+def play_app(level=None, plan=None):
+    from game.ui.app import App
+    from game.ui.screens.play import PlayScreen
+
+    pygame.init()
+    surface = pygame.display.set_mode((1440, 900))
+    pygame.event.clear()
+    return App(PlayScreen(level or load_level(LEVEL_FILE), plan, size=(1440, 900)), surface)
+
+
+def press(app, key: int, mod: int = 0) -> None:
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=mod, unicode="", scancode=0))
+    pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, mod=mod, unicode="", scancode=0))
+    app.step(1 / 30)
+
+
+def test_a_data_path_that_is_a_file_never_closes_the_play_window(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv(store.ENV_DATA, str(blocker))
+    app = play_app()
+    screen = app.screen
+    screen.edit(screen.editor.queue_wait, 3)
+    screen._after_edit()
+    app.step(1 / 30)
+    assert screen.notice and screen.notice[0] == "Autosave failed"
+    assert any(str(blocker) in line for line in screen.notice[1])
+    press(app, pygame.K_ESCAPE)  # dismiss
+    for key in (pygame.K_s, pygame.K_o, pygame.K_e):
+        press(app, key, pygame.KMOD_LCTRL)
+        assert app.screen is screen and screen.dialog_open
+        assert "choose another folder" in screen.message
+        assert not str(screen.dialog.current_file_path).startswith(str(blocker))
+        screen.dialog.kill()
+        app.step(1 / 30)
+    assert screen.editor.action_count == 1  # the plan is still here
+    target = tmp_path / "elsewhere.json"
+    screen._on_path(target) if screen.dialog_purpose == "save" else None
+    screen.dialog_purpose = "save"
+    screen._on_path(target)
+    assert json.loads(target.read_text())["plan"]["agent1"] == [{"action": "Wait", "duration": 3}]
+
+
+def test_damaged_files_in_a_folder_that_cannot_be_changed_do_not_stop_the_start(tmp_path, monkeypatch):
+    level = load_level(LEVEL_FILE)
+    store.autosave_path(level).parent.mkdir(parents=True)
+    store.autosave_path(level).write_bytes(b"\xff")
+    store.scores_path().write_text('{"version": 1, "levels": {"x": 5}}')
+
+    def refuse(self, target):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "replace", refuse)
+    assert store.load_autosave(level) is None and store.autosave_path(level).exists()
+    store.scores_path().write_bytes(b"[" * 10000)
+    assert store.load_scores() == {}
+    assert store.best_by_id() == {} and store.best_time(level) is None
+    from game.ui.screens.browser import BrowserScreen
+
+    pygame.init()
+    surface = pygame.display.set_mode((1440, 900))
+    BrowserScreen(size=(1440, 900)).draw(surface)
+    play_app(level).step(1 / 30)
+
+
+def test_a_plan_given_on_the_command_line_keeps_the_old_autosave(tmp_path):
+    from game.engine import parse_plan
+
+    level = load_level(LEVEL_FILE)
+    mine = json.loads(PLAN_FILE.read_text())
+    store.autosave(level, parse_plan(mine, level.agent_names))
+    other = parse_plan({"agent1": [{"action": "Wait", "duration": 1}]}, level.agent_names)
+    app = play_app(level, other)
+    assert "Your previous autosave is kept as" in app.screen.message
+    app.screen.close()
+    (backup,) = store.autosave_path(level).parent.glob("*.before-*.json")
+    assert json.loads(backup.read_text())["plan"] == mine
+
+
+# -- the file dialog and event storms ------------------------------------------------------------------------------
+def test_zero_width_text_in_the_file_dialog_and_its_file_list(tmp_path):
+    plans = Path(store.data_dir()) / "plans"
+    plans.mkdir(parents=True)
+    (plans / "\u200b").write_text("{}")
+    app = play_app()
+    press(app, pygame.K_o, pygame.KMOD_LCTRL)
+    box = app.screen.dialog.file_path_text_line
+    for event in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        pygame.event.post(pygame.event.Event(event, pos=box.rect.center, button=1))
+    app.step(1 / 30)
+    press(app, pygame.K_a, pygame.KMOD_LCTRL)
+    for text in ("\u200b", "\u0301", "\x00"):
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+        app.step(1 / 30)
+    assert box.get_text().startswith("\u200b")
+    for _ in range(30):
+        app.step(1 / 30)
+
+
+def browser_app():
+    from game.ui.app import App
+    from game.ui.screens.browser import BrowserScreen
+
+    pygame.init()
+    surface = pygame.display.set_mode((1440, 900))
+    return App(BrowserScreen(size=(1440, 900)), surface)
+
+
+def replay_app(tmp_path):
+    from game.ui.app import App
+    from game.ui.screens.replay import ReplayScreen
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(base_replay()))
+    pygame.init()
+    surface = pygame.display.set_mode((1440, 900))
+    return App(
+        ReplayScreen.open(path) if hasattr(ReplayScreen, "open") else ReplayScreen(load_replay(path)), surface
+    )
+
+
+@pytest.mark.parametrize("screen", ["browser", "play", "replay", "play-no-folder"])
+def test_event_storm(tmp_path, monkeypatch, screen):
+    if screen == "play-no-folder":
+        (tmp_path / "blocker").write_text("")
+        monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "blocker"))
+    make = {"browser": browser_app, "replay": lambda: replay_app(tmp_path)}.get(screen, play_app)
+    app = make()
+    events = storm_events(random.Random(screen), (1440, 900), 600)
+    run_storm(app, events)
+
+
+# -- cases the long fuzzing (benchmarks/fuzz.py) found, kept -------------------------------------------------
+@pytest.mark.parametrize("rules", [["paracook"], {"a": 1}, None, 3])
+def test_replay_rules_of_any_type_are_refused(tmp_path, rules):
+    data = base_replay()
+    data["rules"] = rules
+    with pytest.raises(ReplayError, match="rules: must be one of"):
+        load_replay(write_replay(tmp_path, data))
+
+
+def test_a_reply_with_odd_line_breaks_gets_feedback():
+    for text in ('{"agent1": [\r\x1c\x1d,', '{"a":\u2028\u2029 x', '{"agent1":\n'):
+        assert check_reply(text) == "feedback"
+
+
+def test_batch_rules_of_any_type_are_one_lines_error(tmp_path, capsys):
+    path = tmp_path / "c.jsonl"
+    path.write_text(json.dumps({"level": str(LEVEL_FILE), "plan": {}, "rules": {"a": 1}}) + "\n")
+    assert main(["run", "--batch", str(path)]) == 0
+    assert (
+        json.loads(capsys.readouterr().out)["error"]
+        == f"{path}:1: 'rules' must be one of documented, paracook"
+    )
