@@ -266,7 +266,7 @@ def _action_events(stage: _Stage, span: ActionSpan, t: float, err: Mapping[str, 
             if (err.get("agent"), err.get("action_index")) == (span.agent, span.index)
             else None
         )
-        text = f"{span.agent} cannot start {_action_words(action)}: {reason or 'refused'}"
+        text = f"{span.agent} cannot start {action_words(action)}: {reason or 'refused'}"
         station = target if isinstance(target, str) else None
         return [Event(t, "rejected", text, "refused", span.agent, station, None, span.index, _d(agent.held))]
     if name == "MoveTo":
@@ -316,7 +316,7 @@ def _action_events(stage: _Stage, span: ActionSpan, t: float, err: Mapping[str, 
     return [Event(t, kind, text, short, span.agent, station.name, item, span.index, after_hand, after_top)]
 
 
-def _action_words(action: Mapping[str, Any]) -> str:
+def action_words(action: Mapping[str, Any]) -> str:
     name = action.get("action")
     if name == "MoveTo":
         target = action.get("target")
