@@ -377,17 +377,19 @@ class Gantt:
         spans = self.rows[agent]
         visible = self._visible(agent, *self.view)
         dense = len(visible) > row.w // 4
-        ticks, last_x = [], -10
+        ticks, bars, last_x = [], [], -10
         for i in visible:
             span = spans[i]
             r = self.span_rect(rect, row, span)
             if span.status == "rejected" or r.w <= 3:
-                ticks.append((span, r, i))
+                ticks.append((span, r, i, self._room_after(rect, row, spans, i)))
             elif not dense or r.w > 1 or r.x != last_x:
-                self._draw_bar(img, r, span, dense)
+                bars.append((span, r, i))
                 last_x = r.x
-        for span, r, i in ticks:
-            room = self._room_after(rect, row, spans, i)
+        labelled = {i for span, r, i, room in ticks if not dense and self._tick_text(span, r, room)}
+        for span, r, i in bars:  # a bar after a labelled tick keeps its own text to the top half
+            self._draw_bar(img, r, span, dense, shared=(i - 1) in labelled)
+        for span, r, _, room in ticks:
             self._draw_tick(img, r, span, dense, room)
         img.set_clip(clip)
 
@@ -425,7 +427,9 @@ class Gantt:
             return self.story.label(span.agent, span.index) or short_text(span.action)
         return short_text(span.action)
 
-    def _draw_bar(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool = False) -> None:
+    def _draw_bar(
+        self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool = False, shared: bool = False
+    ) -> None:
         name = span.action.get("action", "")
         colour = P.ACTION_COLOURS.get(name, (120, 120, 120))
         pygame.draw.rect(img, colour, r)
@@ -439,8 +443,12 @@ class Gantt:
             pygame.draw.rect(img, (20, 20, 24), r, 1)
         text = self._bar_text(span)
         size = max(10, min(15, r.h - 4))
-        if text and r.w > 20 and font(size).size(text)[0] < r.w - 4:
-            blit_text(img, text, r.center, size, P.text_colour_on(colour), anchor="center")
+        if shared:  # the tick label sits in the lower half
+            size = max(10, min(14, r.h // 2 - 2))
+        fits = text and r.w > 20 and font(size).size(text)[0] < r.w - 4
+        if fits and not (shared and r.h < 28):
+            where, anchor = ((r.centerx, r.y + 1), "midtop") if shared else (r.center, "center")
+            blit_text(img, text, where, size, P.text_colour_on(colour), anchor=anchor)
         if span.status in ("failed", "cut"):
             pygame.draw.rect(img, P.ERROR, r, 3)
 
@@ -466,15 +474,23 @@ class Gantt:
         if span.status == "failed":
             pygame.draw.rect(img, P.ERROR, r.inflate(4, 4), 2)
 
-    def _tick_label(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, room: int) -> None:
-        """What an Interact did, written beside its tick when there is room."""
-        if self.story is None or room < 24 or r.h < 12:
-            return
+    def _tick_text(self, span: ActionSpan, r: pygame.Rect, room: int) -> str:
+        """The label beside a tick when it fits ('' when not)."""
+        if self.story is None or room < 24 or r.h < 12 or span.status == "rejected":
+            return ""
         text = self.story.label(span.agent, span.index)
-        size = max(10, min(14, r.h // 2 + 2))
-        if text and font(size).size(text)[0] <= room:
+        return text if text and font(self._tick_size(r)).size(text)[0] <= room else ""
+
+    @staticmethod
+    def _tick_size(r: pygame.Rect) -> int:
+        return max(10, min(14, r.h // 2 + 2))
+
+    def _tick_label(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, room: int) -> None:
+        """What an Interact did, written beside its tick (in the lower half of the lane)."""
+        text = self._tick_text(span, r, room)
+        if text:
             y = r.y + r.h // 2 + (r.h // 4 if r.h >= 28 else 0)
-            blit_text(img, text, (r.right + 3, y), size, P.TEXT, anchor="midleft")
+            blit_text(img, text, (r.right + 3, y), self._tick_size(r), P.TEXT, anchor="midleft")
 
     def _draw_track(self, img: pygame.Surface, rect: pygame.Rect, lane: _Lane) -> None:
         row = lane.rect
