@@ -538,6 +538,7 @@ class EventLog:
         self._rows_cache: tuple[Any, list] | None = None
         self._chips: dict[str, pygame.Rect] = {}
         self._cache: tuple[Any, pygame.Surface] | None = None
+        self._row_cache: dict[tuple, pygame.Surface] = {}
 
     def rows(self) -> list[Any]:
         key = (self.agent, self.station, self.moves)
@@ -628,19 +629,40 @@ class EventLog:
             blit_text(img, "no events for this filter", (8, self.HEAD_H + 4), 15, P.TEXT_DIM)
         y = self.HEAD_H
         for k in range(first, min(len(rows), first + self.visible_rows(local))):
-            e = rows[k]
-            r = pygame.Rect(2, y, size[0] - 4, self.ROW_H - 1)
-            colour = P.TEXT if k <= current else P.TEXT_DIM
-            if e.is_error:
-                pygame.draw.rect(img, (110, 28, 26), r, border_radius=3)
-                colour = (255, 225, 220)
-            elif k == current:
-                pygame.draw.rect(img, (60, 66, 84), r, border_radius=3)
-            elif e.agent is None:
-                colour = (150, 200, 160) if k <= current else (100, 130, 110)
-            stamp = blit_text(img, f"{num(e.time):>5}", (r.x + 4, r.y + 2), 15, P.TEXT_DIM)
-            blit_text(img, ellipsize(e.text, r.w - stamp.w - 14, 15), (stamp.right + 8, r.y + 2), 15, colour)
+            style = (
+                "error"
+                if rows[k].is_error
+                else "current"
+                if k == current
+                else "past"
+                if k <= current
+                else "later"
+            )
+            img.blit(self._row(rows[k], style, size[0] - 4), (2, y))
             y += self.ROW_H
+        return img
+
+    def _row(self, e: Any, style: str, width: int) -> pygame.Surface:
+        """One log row, drawn once per (event, style, width)."""
+        key = (e.seq, style, width)
+        img = self._row_cache.get(key)
+        if img is not None:
+            return img
+        if len(self._row_cache) > 4000:
+            self._row_cache.clear()
+        img = self._row_cache[key] = pygame.Surface((width, self.ROW_H - 1))
+        img.fill(P.PANEL)
+        r = img.get_rect()
+        colour = P.TEXT if style in ("current", "past") else P.TEXT_DIM
+        if style == "error":
+            pygame.draw.rect(img, (110, 28, 26), r, border_radius=3)
+            colour = (255, 225, 220)
+        elif style == "current":
+            pygame.draw.rect(img, (60, 66, 84), r, border_radius=3)
+        elif e.agent is None:  # the kitchen by itself: cooking done, plates back
+            colour = (150, 200, 160) if style == "past" else (100, 130, 110)
+        stamp = blit_text(img, f"{num(e.time):>5}", (4, 2), 15, P.TEXT_DIM)
+        blit_text(img, ellipsize(e.text, r.w - stamp.w - 14, 15), (stamp.right + 8, 2), 15, colour)
         return img
 
     def tooltip(self, rect: pygame.Rect, pos: tuple[int, int], t: float) -> list[str]:
