@@ -31,7 +31,7 @@ from game.engine.narration import Narration, held_track, item_key, item_words, s
 
 from . import palette as P
 from .icons import INGREDIENT_COLOURS
-from .text import blit_text, ellipsize, font
+from .text import blit_text, ellipsize, fit_size, font
 
 LABEL_W = 78
 AXIS_H = 18
@@ -529,9 +529,10 @@ class Gantt:
                 pygame.draw.line(img, P.TEXT_DIM, (x, y), (x, y + 4))
                 blit_text(img, _num(k * step), (x, y + 4), 14, P.TEXT_DIM, anchor="midtop")
             k += 1
-        if self.zoomed:
-            note = f"{_num(v0)}-{_num(v1)} of {_num(self.end)}"
-            blit_text(img, note, (4, y + 2), 13, P.TEXT_DIM)
+        if self.zoomed:  # which part of the run is shown, in the label column
+            note = f"{v0:.0f}-{v1:.0f} of {self.end:.0f}" if v1 - v0 >= 20 else f"{_num(v0)}-{_num(v1)}"
+            size = fit_size(note, LABEL_W - 8, 13, 9)
+            blit_text(img, ellipsize(note, LABEL_W - 8, size), (4, y + 2), size, (255, 220, 120))
 
     def _draw_cursor(self, surface: pygame.Surface, rect: pygame.Rect, t: float) -> None:
         if not self.view[0] <= t <= self.view[1]:
