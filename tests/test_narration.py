@@ -168,3 +168,35 @@ def test_narration_is_deterministic():
     _, a = story(level, small_plan())
     _, b = story(level, small_plan())
     assert a.events == b.events
+
+
+# -- fuzzing: any plan, however wrong, narrates and explains without an exception ----------
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from game.engine.diagnosis import explain  # noqa: E402
+
+_LEVEL = small_level()
+_STATIONS = [s.name for s in _LEVEL.stations] + ["nowhere"]
+_ACTION = st.one_of(
+    st.builds(lambda x, y: {"action": "MoveTo", "target": [x, y]}, st.integers(-1, 7), st.integers(-1, 4)),
+    st.builds(lambda s: {"action": "Interact", "target": s}, st.sampled_from(_STATIONS)),
+    st.builds(lambda s: {"action": "Process", "target": s}, st.sampled_from(_STATIONS)),
+    st.builds(lambda d: {"action": "Wait", "duration": d}, st.integers(0, 6)),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(_ACTION, max_size=14),
+    st.lists(_ACTION, max_size=14),
+    st.sampled_from(["paracook", "documented"]),
+)
+def test_random_plans_narrate_consistently_and_explain(a1, a2, rules):
+    result = simulate(_LEVEL, {"agent1": a1, "agent2": a2}, rules)
+    n = narrate(_LEVEL, result.timeline, rules, result.error_detail)
+    _check_against_snapshots(_LEVEL, result, n)
+    why = explain(_LEVEL, n, result.error_detail, result.timeline)
+    assert (why is None) == (result.error_detail is None)
+    if why is not None:
+        assert why.causes and all(c.time <= result.error_detail.time for c in why.causes)
