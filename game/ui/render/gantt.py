@@ -394,13 +394,14 @@ class Gantt:
         img.set_clip(clip)
 
     def _room_after(self, rect: pygame.Rect, row: pygame.Rect, spans: list[ActionSpan], i: int) -> int:
-        """Free pixels to the right of a tick, up to the next tick or labelled bar."""
+        """Free pixels to the right of a tick: over the walk that follows it (whose own label
+        moves up), up to the next tick or other bar."""
         x = self.x_of(rect, spans[i].start)
-        for j in range(i + 1, min(len(spans), i + 40)):
-            nx = self.x_of(rect, spans[j].start)
-            if spans[j].end == spans[j].start or spans[j].action.get("action") != "MoveTo":
-                return nx - x - 4
-        return row.right - x - 4
+        if i + 1 >= len(spans):
+            return row.right - x - 4
+        nxt = spans[i + 1]
+        walk = nxt.end > nxt.start and nxt.action.get("action") == "MoveTo"
+        return self.x_of(rect, nxt.end if walk else nxt.start) - x - 4
 
     def _draw_row_background(self, img: pygame.Surface, row: pygame.Rect) -> None:
         pygame.draw.rect(img, IDLE, row)
