@@ -41,6 +41,7 @@ def test_gif_has_one_frame_per_step_and_shows_the_run(tmp_path):
     n = export_replay(replay, out, fps=5, speed=4, progress=False)
     frames = iio.imread(out, index=None)
     assert n == len(frames) == frame_count(35, 5, 4) == 45
+    assert frames.shape[1:3] == (720, 1280)  # slide-ready by default
     # the first frame shows agent1 (orange) on its start tile; GIF colours are quantised
     fr = FrameRenderer(replay)
     fr.render(0)
@@ -55,10 +56,11 @@ def test_mp4_frame_count_and_rate(tmp_path):
     n = export_replay(replay, out, fps=8, speed=2, progress=False)
     reader = iio2.get_reader(out)
     try:
-        assert n == reader.count_frames() == frame_count(10, 8, 2) == 41
+        # the run's frames, then the last one held 2 s (16 frames at 8 fps)
+        assert n == reader.count_frames() == frame_count(10, 8, 2) + 16 == 57
         assert reader.get_meta_data()["fps"] == 8
         w, h = reader.get_meta_data()["size"]
-        assert w % 16 == 0 and h % 16 == 0
+        assert (w, h) == (1280, 720)
     finally:
         reader.close()
 
@@ -85,6 +87,11 @@ def test_png_at_a_time_shows_that_moment(tmp_path):
         (["out.avi"], "unknown format .avi"),
         (["out.gif", "--fps", "0"], "must both be positive"),
         (["missing/out.gif"], "does not exist"),
+        (["out.gif", "--at", "3"], "--at picks one moment"),
+        (["out.mp4", "--at", "3"], "write a .png"),
+        (["out.gif", "--size", "big"], "expected WIDTHxHEIGHT"),
+        (["out.gif", "--size", "100x5000"], "use 160x160 to 3840x2160"),
+        (["out.gif", "--hold", "-1"], "--hold -1"),
     ],
 )
 def test_bad_export_arguments_are_refused(tmp_path, capsys, monkeypatch, args, needle):
@@ -98,7 +105,10 @@ def test_bad_export_arguments_are_refused(tmp_path, capsys, monkeypatch, args, n
 def test_export_command_writes_and_reports(tmp_path, capsys):
     path, _ = make_replay(tmp_path)
     out = tmp_path / "run.gif"
-    assert main(["export", str(path), str(out), "--fps", "5", "--speed", "4", "--quiet"]) == 0
+    assert (
+        main(["export", str(path), str(out), "--fps", "5", "--speed", "4", "--size", "640x360", "--quiet"])
+        == 0
+    )
     assert f"wrote {out} (45 frames)" in capsys.readouterr().out
     assert len(iio.imread(out, index=None)) == 45
     with pytest.raises(ExportError, match="give --at"):
@@ -135,6 +145,122 @@ def test_png_of_a_failed_run_at_its_error_marks_the_agent_and_says_why(tmp_path)
     assert tuple(png[y + fr.kitchen.tile // 2, x + 2, :3]) == P.ERROR
     before = fr.array(9.9, 2)
     assert tuple(before[y + fr.kitchen.tile // 2, x + 2, :3]) != P.ERROR
-    kx, ky = fr.kitchen.origin(fr.kitchen_rect)
-    strip = (ky + fr.kitchen.size[1] - 3, kx + fr.kitchen.size[0] // 2)  # the error strip's lower edge
-    assert tuple(png[strip][:3]) != tuple(before[strip][:3])
+    band = fr.panels[0].band_rect  # the error band under the kitchen, from the error on
+    assert tuple(png[band.centery, band.x + 4, :3]) == (90, 22, 22)
+    assert tuple(before[band.centery, band.x + 4, :3]) != (90, 22, 22)
+
+
+def test_gif_holds_the_last_frame(tmp_path):
+    _, replay = make_replay(tmp_path, failed=True)
+    out = tmp_path / "held.gif"
+    export_replay(replay, out, fps=10, speed=2, hold=3, size=(640, 360), progress=False)
+    from PIL import Image
+
+    with Image.open(out) as gif:
+        durations = []
+        for i in range(gif.n_frames):
+            gif.seek(i)
+            durations.append(gif.info["duration"])
+    assert durations[0] == 100 and durations[-1] == 100 + 3000
+    assert len(durations) == frame_count(10, 10, 2)
+
+
+def _text_rows(frame: np.ndarray, rect) -> int:
+    """Rows of rect holding light text pixels (the title's height on screen)."""
+    area = frame[rect[1] : rect[3], rect[0] : rect[2]]
+    return int((area.max(axis=2) > 200).any(axis=1).sum())
+
+
+def test_text_scales_with_the_output_size(tmp_path):
+    _, replay = make_replay(tmp_path)
+    small = FrameRenderer(replay, (1280, 720)).array(5)
+    big = FrameRenderer(replay, (2560, 1440)).array(5)
+    assert small.shape == (720, 1280, 3) and big.shape == (1440, 2560, 3)
+    title_small = _text_rows(small, (0, 0, 400, 44))
+    title_big = _text_rows(big, (0, 0, 800, 88))
+    assert title_small >= 12 and abs(title_big - 2 * title_small) <= 3
+    fr = FrameRenderer(replay)  # station labels at 720p: the kitchen's tiles are big enough
+    assert fr.kitchen.tile >= 60
+
+
+def test_outcome_band_never_covers_the_kitchen_and_nothing_is_cut(tmp_path):
+    _, replay = make_replay(tmp_path, failed=True)
+    long_reason = dict(replay.result)
+    detail = dict(long_reason["error_detail"])
+    detail["reason"] = "a very long reason " * 12
+    long_reason["error_detail"] = detail
+    long_reason["error"] = detail["reason"]
+    replay.result.update(long_reason)
+    for size in ((1280, 720), (640, 360), (1920, 1080)):
+        fr = FrameRenderer(replay, size)
+        panel = fr.panels[0]
+        fr.render(replay.timeline.end)
+        kx, ky = panel.kitchen.origin(panel.kitchen_rect)
+        kitchen = panel.kitchen_rect.clip((kx, ky, *panel.kitchen.size))
+        assert kitchen.size == panel.kitchen.size  # the whole kitchen is drawn
+        assert not kitchen.colliderect(panel.band_rect) and not panel.band_rect.colliderect(panel.gantt_rect)
+        drawn = " ".join(text for text, _ in panel.band_text)
+        assert (
+            drawn.split()
+            == f"Failed at t = 10 (0/1 served) agent1 action 5: Process chopping_board1: {detail['reason']}".split()
+        )
+        from game.ui.render.text import font
+
+        assert all(font(size).size(text)[0] <= panel.band_rect.w - 16 for text, size in panel.band_text)
+        assert "…" not in drawn
+
+
+def test_status_line_of_a_success_is_whole(tmp_path):
+    _, replay = make_replay(tmp_path)
+    fr = FrameRenderer(replay, (640, 360))
+    fr.render(replay.timeline.end)
+    assert fr.panels[0].band_text[0][0] == "Success: 1/1 orders served, OCT 35"
+
+
+def test_title_caption(tmp_path):
+    _, replay = make_replay(tmp_path)
+    plain = FrameRenderer(replay).array(0).copy()
+    titled = FrameRenderer(replay, title="Lecture 3: a salad").array(0)
+    assert not np.array_equal(plain[:44, :600], titled[:44, :600])
+    assert np.array_equal(plain[60:500], titled[60:500])
+
+
+def test_two_replays_side_by_side_on_one_clock(tmp_path, capsys):
+    ok, _ = make_replay(tmp_path)
+    bad, _ = make_replay(tmp_path, failed=True)
+    out = tmp_path / "pair.mp4"
+    assert (
+        main(["export", str(ok), str(bad), str(out), "--fps", "5", "--speed", "5", "--hold", "1", "--quiet"])
+        == 0
+    )
+    reader = iio2.get_reader(out)
+    try:
+        assert reader.count_frames() == frame_count(35, 5, 5) + 5  # the longer run sets the clock
+    finally:
+        reader.close()
+    fr = FrameRenderer([load_replay(ok), load_replay(bad)], labels=["ok.json", "failed.json"])
+    a, b = fr.panels
+    assert (
+        a.kitchen_rect.right < b.kitchen_rect.x
+        and a.label.startswith("A: ok")
+        and b.label.startswith("B: failed")
+    )
+    frame = fr.array(20)
+    # at t = 20 the failed run (over at 10) shows its error band, the other its live score
+    assert tuple(frame[b.band_rect.centery, b.band_rect.x + 4]) == (90, 22, 22)
+    assert tuple(frame[a.band_rect.centery, a.band_rect.x + 4]) == P.PANEL_LIGHT
+
+
+def test_side_by_side_refuses_different_levels(tmp_path, capsys):
+    ok, _ = make_replay(tmp_path)
+    from test_narration import HANDOVER
+
+    from game.engine import simulate
+    from game.replay import save_replay
+
+    other = tmp_path / "other.json"
+    save_replay(
+        other, HANDOVER, {"agent1": (), "agent2": ()}, simulate(HANDOVER, {"agent1": [], "agent2": []})
+    )
+    assert main(["export", str(ok), str(other), str(tmp_path / "x.gif"), "--quiet"]) == 2
+    assert "side by side" in capsys.readouterr().err

@@ -1,4 +1,5 @@
-"""`export`: render a replay without a window, as a GIF/MP4 video or one PNG frame."""
+"""`export`: render a replay without a window, as a GIF/MP4 video or one PNG frame; two
+replays of one level are drawn side by side on one clock."""
 
 from __future__ import annotations
 
@@ -10,12 +11,16 @@ from game.commands.replay import viewable
 from game.replay import ReplayError, load_replay
 
 NAME = "export"
-HELP = "Render a replay off-screen: OUT.gif or OUT.mp4 (whole run), or OUT.png --at T (one moment)."
+HELP = (
+    "Render a replay off-screen: OUT.gif or OUT.mp4 (whole run), or OUT.png --at T (one moment); "
+    "A.json B.json OUT draws two runs side by side."
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("replay", help="a replay JSON")
-    p.add_argument("out", help="OUT.gif, OUT.mp4 or OUT.png")
+    p.add_argument(
+        "files", nargs="+", metavar="REPLAY", help="one or two replay JSONs, then OUT.gif, OUT.mp4 or OUT.png"
+    )
     p.add_argument("--fps", type=float, default=10, help="video frames per second (default 10)")
     p.add_argument(
         "--speed",
@@ -23,33 +28,58 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=2.0,
         help="kitchen time units per video second (default 2: a run of 60 lasts 30 s)",
     )
-    p.add_argument("--at", type=float, metavar="T", help="the moment a PNG shows")
-    p.add_argument("--tile", type=int, default=48, help="pixels per kitchen tile (default 48)")
+    p.add_argument("--at", type=float, metavar="T", help="the moment a PNG shows (PNG only)")
+    p.add_argument("--size", default="1280x720", metavar="WxH", help="output size (default 1280x720)")
+    p.add_argument(
+        "--hold", type=float, default=2.0, metavar="S", help="seconds the last frame stays (default 2)"
+    )
+    p.add_argument("--title", help="a caption for the header (default: the level and its orders)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    w, _, h = text.lower().partition("x")
+    if not (w.isdigit() and h.isdigit()):
+        raise ValueError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720")
+    return int(w), int(h)
 
 
 def run(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # off-screen: never open a window
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from game.export import ExportError, export_replay
+    from game.export import ExportError, export_replays
 
-    if not 8 <= args.tile <= 256:
-        print(f"error: --tile {args.tile}: use 8 to 256 pixels", file=sys.stderr)
+    if len(args.files) not in (2, 3):
+        print(
+            "error: give one or two replays and then the output file (OUT.gif, OUT.mp4 or OUT.png)",
+            file=sys.stderr,
+        )
         return 2
+    *paths, out = args.files
     try:
-        replay = viewable(load_replay(args.replay), args.replay)
-        n = export_replay(
-            replay,
-            args.out,
+        size = parse_size(args.size)
+        replays = [viewable(load_replay(p), p) for p in paths]
+        if len(replays) == 2:
+            from game.ui.screens.compare import level_difference
+
+            why = level_difference(replays[0].level, replays[1].level)
+            if why:
+                raise ExportError(f"cannot draw {paths[0]} and {paths[1]} side by side: {why}")
+        n = export_replays(
+            replays,
+            out,
             fps=args.fps,
             speed=args.speed,
             at=args.at,
-            tile=args.tile,
+            size=size,
+            hold=args.hold,
+            title=args.title,
+            labels=paths,
             progress=not args.quiet,
         )
-    except (ReplayError, ExportError) as e:
+    except (ReplayError, ExportError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     what = "1 frame" if n == 1 else f"{n} frames"
-    print(f"wrote {args.out} ({what})")
+    print(f"wrote {out} ({what})")
     return 0

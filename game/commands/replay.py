@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from game.replay import Replay, ReplayError, load_replay
@@ -28,6 +29,31 @@ def viewable(replay: Replay, path: str) -> Replay:
     return replay
 
 
+def display_problem(env: dict[str, str] | None = None, platform: str | None = None) -> str | None:
+    """Why no window can be shown here (None when one can)."""
+    env = dict(os.environ) if env is None else env
+    driver = env.get("SDL_VIDEODRIVER", "")
+    if driver in ("dummy", "offscreen"):
+        return f"SDL_VIDEODRIVER is {driver!r}: there is no screen to show the viewer on"
+    on_linux = (platform or sys.platform).startswith("linux")
+    if (
+        on_linux
+        and not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+        and driver not in ("kmsdrm", "fbcon")
+    ):
+        return "there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set)"
+    return None
+
+
+def no_window(why: str, path: str) -> int:
+    print(
+        f"error: {why}. The replay viewer needs a window; render the run off-screen instead:\n"
+        f"  python main.py export {path} run.mp4      (or run.gif, or moment.png --at T)",
+        file=sys.stderr,
+    )
+    return 2
+
+
 def parse_size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -51,9 +77,18 @@ def run(args: argparse.Namespace) -> int:
         if why:
             print(f"error: cannot compare {paths[0]} and {paths[1]}: {why}", file=sys.stderr)
             return 2
-    from game.ui.app import App, open_window
+    why = display_problem()
+    if why:
+        return no_window(why, paths[0])
+    import pygame
 
-    surface = open_window(size, "ParaCook Kitchen - replay")
+    from game.ui.app import MIN_SIZE, App, open_window
+
+    try:
+        surface = open_window(size, "ParaCook Kitchen - replay")
+    except pygame.error as e:
+        return no_window(f"no window could be opened ({e})", paths[0])
+    _keep_minimum_size(MIN_SIZE)
     if len(replays) == 2:
         from game.ui.screens.compare import CompareScreen
 
@@ -64,3 +99,13 @@ def run(args: argparse.Namespace) -> int:
         screen = ReplayScreen(replays[0], label=paths[0])
     App(screen, surface).run()
     return 0
+
+
+def _keep_minimum_size(size: tuple[int, int]) -> None:
+    """Below this the layout would clip; the window refuses to shrink further."""
+    import pygame
+
+    try:
+        pygame.Window.from_display_module().minimum_size = size
+    except (AttributeError, pygame.error):  # an older pygame-ce: the app clamps resizes instead
+        pass
