@@ -12,6 +12,7 @@ import pygame
 
 from game.levels import LevelError, load_level
 from game.ui import store
+from game.ui.play import PlayScreen
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize
@@ -169,8 +170,6 @@ class BrowserScreen:
             self.best = store.best_by_id()
 
     def open_item(self, item: Item) -> None:
-        from game.ui.screens.play import PlayScreen
-
         try:
             level = load_level(item.path)
         except LevelError as e:

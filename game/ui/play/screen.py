@@ -1,0 +1,926 @@
+"""The play window: plan every agent's queue on a live kitchen, watch it run, finish with a score.
+
+Every edit goes through PlanEditor, which re-runs the whole plan in the engine; what is drawn at
+time t is the engine's Timeline at t. The screen composes small parts (kitchen, timeline, queues,
+status line, side panel, toolbar, card, file dialog, planner job) and routes input between them.
+It draws only when something changed (see needs_draw) and never blocks: the built-in planner runs
+in a background process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pygame_gui
+
+from game.engine import Level, Plan, PlanError, parse_plan
+from game.engine.level import Station
+from game.ui import store
+from game.ui.editor import EditRefused, PlanEditor
+from game.ui.render import palette as P
+from game.ui.render import play_panels as panels
+from game.ui.render.text import blit_text, ellipsize
+
+from . import history, strong
+from .card import Card, CardView, build_card
+from .clock import PlayClock
+from .dialogs import FileDialog
+from .help import HELP
+from .keys import CTRL_KEYS, KEYS, WaitPrompt, is_help_key
+from .kitchen_view import KitchenView, click_hint
+from .layout import Layout
+from .options import PlayOptions
+from .queues import QueuesView
+from .side import agent_info_lines, draw_side
+from .status import draw_status, insertion_text
+from .timeline import TimelineView
+from .toolbar import FILE_BUTTONS, Toolbar
+
+MESSAGE_SECONDS = 6
+THEME = Path(__file__).resolve().parents[1] / "theme.json"
+BG = (24, 25, 31)
+PROGRESS = (86, 180, 233)
+Back = Any  # a screen, a function that makes one, or None (the Levels button then closes the window)
+
+
+def replay_viewer_available() -> bool:
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec("game.ui.screens.replay")
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and spec.origin is not None
+
+
+def open_replay_screen(replay: Any, back: Any) -> Any:
+    from game.ui.screens.replay import ReplayScreen
+
+    return ReplayScreen(replay, back=back)
+
+
+class PlayScreen:
+    """One level being planned. `back` is where the Levels button goes."""
+
+    def __init__(
+        self,
+        level: Level,
+        plan: Plan | None = None,
+        *,
+        back: Back = None,
+        restore: bool = True,
+        size: tuple[int, int] | None = None,
+        options: PlayOptions | None = None,
+    ):
+        self.level = level
+        self.back = back
+        self.options = options or PlayOptions()
+        restored = store.load_autosave(level) if restore and self.options.restore and plan is None else None
+        self.editor = PlanEditor(level, plan)
+        self.viewing: PlanEditor | None = None  # the built-in planner's plan, shown instead of the person's
+        self.clock = PlayClock()
+        self.wait_default: float = 1
+        self.prompt: WaitPrompt | None = None
+        self.mouse: tuple[int, int] | None = None
+        self.dragging = False  # the scrub bar or the timeline's background
+        self.shift = False
+        self.show_help = False
+        self.notice: tuple[str, list[str]] | None = None
+        self.message, self.message_error, self.message_left = "", False, 0.0
+        self.plan_path: Path | None = None
+        self.cards: dict[str, Card] = {}  # finished plan -> its card, shown the same every time
+        self.planner: strong.Planner = strong.solver_plan
+        self.job: strong.PlannerJob | None = None
+        self._next: Any = self
+        self._dirty = True
+        surface = pygame.display.get_surface()
+        self.size = size or (surface.get_size() if surface else (1440, 900))
+        self.manager = pygame_gui.UIManager(self.size, str(THEME) if THEME.is_file() else None)
+        self.kitchen = KitchenView(level)
+        self.timeline = TimelineView(level)
+        self.queues = QueuesView(level)
+        self.toolbar = Toolbar(self.manager, self._hidden_buttons())
+        self.card_view = CardView(self.manager)
+        self.dialog_box = FileDialog(self.manager)
+        self.layout = Layout.for_size(self.size, len(level.agent_names))
+        self.resize(self.size)
+        if restored:
+            self._restore(restored)
+        self._refresh()
+        if self.editor.result.done:
+            self.cards[self._fingerprint()] = self._card_for(None, None)
+
+    def _hidden_buttons(self) -> list[str]:
+        hidden = []
+        if not (self.options.planner and strong.solver_available()):
+            hidden.append("strong")
+        if not self.options.files:
+            hidden += FILE_BUTTONS
+        return hidden
+
+    def _restore(self, plan: Plan) -> None:
+        """Reopen the autosave: the plan as one undoable step, then its saved undo history."""
+        self.editor.replace_plan(plan)
+        kept = history.load_history(self.level, self.editor)
+        self.clock.set_end(self.editor.result.time)
+        self.clock.t = self.clock.end
+        n = self.editor.action_count
+        more = (
+            "with its undo history; Ctrl+Z undoes your last edit" if kept else "Ctrl+Z empties the plan again"
+        )
+        self.say(f"Restored your autosaved plan: {n} actions, {more}")
+        self.message_left = 3 * MESSAGE_SECONDS
+
+    # -- the parts' shared state ------------------------------------------------------------------
+    @property
+    def shown(self) -> PlanEditor:
+        """The plan on screen: the person's, or the built-in planner's while it is being viewed."""
+        return self.viewing or self.editor
+
+    @property
+    def t(self) -> float:
+        return self.clock.t
+
+    @t.setter
+    def t(self, value: float) -> None:
+        self.clock.t = value
+
+    @property
+    def playing(self) -> bool:
+        return self.clock.playing
+
+    @property
+    def speed(self) -> float:
+        return self.clock.speed
+
+    @property
+    def renderer(self) -> Any:
+        return self.kitchen.renderer
+
+    @property
+    def rows(self) -> list[panels.QueueRow]:
+        return self.queues.rows
+
+    @property
+    def buttons(self) -> dict[str, pygame_gui.elements.UIButton]:
+        return self.toolbar.buttons
+
+    @property
+    def card(self) -> Card | None:
+        return self.card_view.card
+
+    @property
+    def card_buttons(self) -> dict[str, pygame_gui.elements.UIButton]:
+        return self.card_view.buttons
+
+    @property
+    def dialog(self) -> Any:
+        return self.dialog_box.window
+
+    @property
+    def dialog_open(self) -> bool:
+        return self.dialog_box.is_open
+
+    def _card_rect(self) -> pygame.Rect:
+        return self.card_view.rect(self.size)
+
+    def agent_info_lines(self) -> list[tuple[str, Any]]:
+        return agent_info_lines(self.shown, self.wait_default)
+
+    # -- the Screen protocol ------------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event) -> None:
+        self._dirty = True
+        if event.type in (pygame.KEYDOWN, pygame.KEYUP) and event.key in (pygame.K_LSHIFT, pygame.K_RSHIFT):
+            self.shift = event.type == pygame.KEYDOWN
+        if event.type == pygame.WINDOWLEAVE:
+            self.mouse = None  # tooltips leave with the mouse
+        if event.type == pygame.MOUSEMOTION:
+            self._on_motion(event.pos)
+        consumed = self.manager.process_events(event)
+        if self.dialog_box.window is not None:
+            purpose = self.dialog_box.purpose
+            picked = self.dialog_box.handle(event)
+            if picked is not None:
+                self._on_path(purpose, picked)
+            return
+        if event.type == pygame_gui.UI_BUTTON_PRESSED:
+            self._on_button(event.ui_element)
+            return
+        if consumed or self._handle_overlay(event):
+            return
+        if event.type == pygame.KEYDOWN:
+            self._on_key(event)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
+            self._on_click(event.pos, event.button)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self._on_release(event.pos)
+        elif event.type == pygame.MOUSEWHEEL and self.mouse is not None:
+            if self.layout.queues.collidepoint(self.mouse):
+                self.queues.wheel(self.shown, self.mouse[0], event.y)
+
+    def update(self, dt: float) -> Any:
+        self.manager.update(dt)
+        if self.message_left > 0:
+            self.message_left = max(0.0, self.message_left - dt)
+            if self.message_left == 0:
+                self._dirty = True
+        if self.clock.playing:
+            self._dirty = True
+            if self.clock.advance(dt):
+                self._reached_end()
+            self._follow_time()
+        if self.job is not None:
+            self._poll_job()
+        self._sync_buttons()
+        nxt, self._next = self._next, self  # a hand-over happens once; coming back, this screen stays
+        return nxt
+
+    def needs_draw(self) -> bool:
+        """True when the last draw is out of date (the app skips drawing otherwise)."""
+        return self._dirty or self.clock.playing or self.job is not None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self._dirty = False
+        ed = self.shown
+        surface.fill(BG)
+        self._draw_top(surface)
+        hover = self.kitchen.tile_at(self.mouse) if self._pointer_free() else None
+        self.kitchen.draw(surface, ed, self.clock.t, hover)
+        self._draw_scrub(surface)
+        span = self.timeline.span_at(self.mouse) if self.mouse and self._pointer_free() else None
+        self.timeline.draw(surface, ed, self.clock.t, span)
+        draw_status(surface, self.layout.status, ed, self._hint(), self.prompt is None)
+        self.queues.draw(surface, ed, self._running())
+        draw_side(surface, self.layout.side, ed, self.clock, self.wait_default)
+        self.card_view.draw(surface)
+        self.manager.draw_ui(surface)
+        if self.show_help:
+            panels.draw_help(surface, HELP)
+        elif self.notice is not None:
+            panels.draw_notice(surface, *self.notice)
+        elif self._pointer_free() and self.mouse is not None and not self.timeline.drag:
+            if span is not None:
+                panels.draw_tooltip(surface, self.mouse, self.timeline.tooltip(ed, span))
+            elif not self.dragging:
+                self.kitchen.draw_tooltip(surface, ed, self.clock.t, self.mouse)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        self.layout = Layout.for_size(size, len(self.level.agent_names))
+        self.manager.set_window_resolution(size)
+        self.kitchen.place(self.layout.kitchen)
+        self.timeline.rect = self.layout.timeline
+        self.queues.area = self.layout.queues
+        self.toolbar.place(size[0])
+        if self.card is not None:
+            self.card_view.place(size)
+        self._dirty = True
+
+    def close(self) -> None:
+        """Leaving the screen (or the window closing): make sure the plan is on disk."""
+        if self.job is not None:
+            self.job.cancel()
+            self.job = None
+        self._autosave()
+
+    # -- time -------------------------------------------------------------------------------------------
+    def seek(self, t: float) -> None:
+        self.clock.seek(t)
+        self._follow_time()
+        self.options.tell("preview")
+
+    def toggle_play(self) -> None:
+        self.clock.toggle()
+        if self.clock.playing:
+            self.options.tell("preview")
+
+    def step_event(self, direction: int) -> None:
+        self.clock.step_event(self.shown.result.timeline.times, direction)
+        self._follow_time()
+
+    def change_speed(self, step: int) -> None:
+        self.clock.change_speed(step)
+        s = panels.fmt(self.clock.speed)
+        self.say(f"speed {s}x: {s} time units per second")
+
+    def _running(self) -> dict[str, int | None]:
+        tl = self.shown.result.timeline
+        return {a: (s.index if (s := tl.span_at(a, self.clock.t)) else None) for a in self.level.agent_names}
+
+    def _follow_time(self) -> None:
+        """The queues follow the shown time; the selected row of the selected agent stays in view."""
+        for agent, index in self._running().items():
+            if index is not None:
+                self.queues.keep_visible(agent, index)
+        self.show_insertion()
+
+    def show_insertion(self) -> None:
+        ed = self.shown
+        self.queues.keep_visible(ed.agent, ed.insertion_index())
+
+    def _reached_end(self) -> None:
+        card = self.cards.get(self._fingerprint())
+        if self.viewing is None and self.editor.result.done and card is not None and self.card is None:
+            self._open_card(card)
+
+    # -- editing ------------------------------------------------------------------------------------------
+    def say(self, text: str, error: bool = False) -> None:
+        self.message, self.message_error, self.message_left = text, error, MESSAGE_SECONDS
+        self._dirty = True
+
+    def _editable(self) -> bool:
+        if self.viewing is not None:
+            self.say(
+                "This is the built-in planner's plan: Esc returns to yours, U copies it into yours", True
+            )
+            return False
+        return True
+
+    def edit(self, fn: Callable[..., Any], *args: Any) -> bool:
+        if not self._editable():
+            return False
+        try:
+            fn(*args)
+        except EditRefused as e:
+            self.say(str(e), error=True)
+            return False
+        self._after_edit()
+        return True
+
+    def _after_edit(self, what: str = "edit") -> None:
+        self._refresh()
+        self.clock.playing = False
+        self.clock.t = min(self.editor.focus_time(), self.clock.end)
+        err = self.editor.error
+        if err is not None:
+            self.queues.keep_visible(err.agent, err.action_index)
+        self.show_insertion()
+        self._autosave()
+        self.options.tell(what)
+        if self.editor.result.done:
+            self._finish()
+
+    def _refresh(self) -> None:
+        self.clock.set_end(self.shown.result.time)
+        self.timeline.refresh(self.shown)
+        self._dirty = True
+
+    def undo(self) -> None:
+        if not self._editable():
+            return
+        if self.editor.undo():
+            self._after_edit("undo")
+            self.say("undone")
+        else:
+            self.say("nothing to undo")
+
+    def redo(self) -> None:
+        if not self._editable():
+            return
+        if self.editor.redo():
+            self._after_edit("redo")
+            self.say("redone")
+        else:
+            self.say("nothing to redo")
+
+    def delete(self) -> None:
+        if not self._editable():
+            return
+        if self.editor.delete():
+            self._after_edit()
+        else:
+            self.say("the queue is empty")
+
+    def adjust_wait(self, delta: int) -> None:
+        if self.viewing is None and self.editor.adjust_wait(delta):
+            self._after_edit()
+        else:
+            self.wait_default = max(0, self.wait_default + delta)
+            self.say(f"W queues Wait({panels.fmt(self.wait_default)}); select a Wait to change it")
+
+    def open_prompt(self) -> None:
+        if self._editable():
+            self.prompt = WaitPrompt(self.wait_default)
+
+    def escape(self) -> None:
+        if self.viewing is not None:
+            self.stop_viewing()
+            return
+        self.editor.select_action(None)
+        self.say(insertion_text(self.editor))
+
+    def select_agent(self, name: str) -> None:
+        """Another agent's queue gets the new actions, at its end: no hidden insertion point."""
+        self.shown.select_agent(name)
+        self.shown.select_action(None, name)
+        self.show_insertion()
+        self.say(f"{name} selected: new actions go at the end of its queue")
+
+    def act_on_tile(self, tile: tuple[int, int], process: bool = False, move: bool = False) -> None:
+        """What a click on a tile means for the selected agent."""
+        target = self.level.tile_at(tile)
+        if move or target is None:
+            if process:
+                self.say("Process needs a station: right-click a chopping board or a sink", error=True)
+            else:
+                self.edit(self.editor.queue_move, tile)
+        elif isinstance(target, Station):
+            self.edit(self.editor.queue_station, target.name, process)
+        else:
+            self.say(f"({tile[0]}, {tile[1]}) is a wall: nothing to do there", error=True)
+
+    def key_on_hover(self, process: bool = False, move: bool = False) -> None:
+        tile = self.kitchen.tile_at(self.mouse)
+        if tile is None:
+            self.say("point at a tile in the kitchen first", error=True)
+        else:
+            self.act_on_tile(tile, process=process, move=move)
+
+    def _autosave(self) -> None:
+        if self.editor.action_count == 0 and not self.editor.can_undo:
+            return
+        try:
+            store.autosave(self.level, self.editor.plan)
+            history.save_history(self.level, self.editor)
+        except OSError as e:
+            self.say(f"autosave failed: {e}", error=True)
+
+    def _fingerprint(self) -> str:
+        return repr(sorted(self.editor.plan_dict().items()))
+
+    # -- finishing -------------------------------------------------------------------------------------------
+    def _finish(self) -> None:
+        """Every order served without error: save the replay, score it, show the card (once per plan)."""
+        key = self._fingerprint()
+        if key in self.cards:
+            return
+        replay, notes, previous = None, [], store.best_time(self.level)
+        if self.options.record_scores:
+            try:
+                replay = store.save_play_replay(self.level, self.editor.plan, self.editor.result)
+                notes.append(f"Replay saved to {replay}")
+            except OSError as e:
+                notes.append(f"The replay could not be saved: {e}")
+            try:
+                store.record_score(self.level, self.editor.result, replay)
+            except OSError as e:
+                notes.append(f"The scoreboard could not be written: {e}")
+        card = self._card_for(replay, previous)
+        card.notes = notes + card.notes
+        self.cards[key] = card
+        self.options.tell("finish")
+        self._open_card(card)
+
+    def _card_for(self, replay: Path | None, previous: float | None) -> Card:
+        planner = self.options.planner and strong.solver_available()
+        return build_card(self.level, self.editor.result, replay, previous, planner)
+
+    def _open_card(self, card: Card) -> None:
+        allowed = {"watch", "keep", "back"}
+        if card.replay is not None and replay_viewer_available() and self.options.viewer:
+            allowed.add("viewer")
+        if self.options.files:
+            allowed.add("export")
+        if self.options.planner and strong.solver_available():
+            allowed.add("strong")
+        if card.title.startswith("Built-in planner"):
+            allowed = (
+                {"view", "viewer", "keep"}
+                if replay_viewer_available() and self.options.viewer
+                else {"view", "keep"}
+            )
+        self.clock.playing = False
+        self.card_view.open(card, self.size, allowed)
+
+    def close_card(self) -> None:
+        self.card_view.close()
+
+    def _on_card_button(self, name: str) -> None:
+        card = self.card
+        self.close_card()
+        if name == "watch":
+            self.clock.t, self.clock.playing = 0.0, True
+            self.options.tell("preview")
+        elif name == "viewer" and card is not None:
+            self._open_viewer(card)
+        elif name == "export":
+            self.export()
+        elif name == "strong":
+            self.strong_plan()
+        elif name == "view":
+            self.view_planner_plan()
+        elif name == "back":
+            self.go_back()
+
+    def _open_viewer(self, card: Card) -> None:
+        from game.replay import Replay, ReplayError, load_replay
+
+        try:
+            if card.replay is not None:
+                replay = load_replay(card.replay)
+            else:  # the planner's run: made on the spot, not saved
+                ed = self.planner_editor
+                replay = Replay(
+                    self.level,
+                    ed.plan_dict(),
+                    ed.result.to_dict(),
+                    ed.result.timeline,
+                    ed.result.rules,
+                    {"kind": "solver"},
+                )
+            self._next = open_replay_screen(replay, self)
+        except (ReplayError, ImportError) as e:
+            self.notice = ("Cannot open the replay", [str(e)])
+
+    def go_back(self) -> None:
+        self._autosave()
+        back = self.back() if callable(self.back) and not hasattr(self.back, "handle") else self.back
+        self.back = back
+        self._next = back
+
+    # -- the built-in planner, in the background -----------------------------------------------------------
+    planner_editor: PlanEditor
+
+    def strong_plan(self) -> None:
+        """Start the planner (or cancel it when it runs)."""
+        if self.job is not None:
+            self.job.cancel()
+            self.job = None
+            self.say("planning cancelled")
+            return
+        try:
+            self.job = strong.PlannerJob(self.level, self.editor.rules, self.planner)
+        except (OSError, ValueError) as e:
+            self.notice = ("The built-in planner could not start", [str(e)])
+            return
+        self.say("the built-in planner is working in the background; you can keep planning")
+
+    # kept for the callers that knew the old name
+    show_strong_plan = strong_plan
+
+    def _poll_job(self) -> None:
+        assert self.job is not None
+        state = self.job.poll()
+        if state.status == "running":
+            return
+        self.job = None
+        self._dirty = True
+        if state.status == "failed":
+            self.notice = ("The built-in planner failed", [state.error, "Your plan is unchanged."])
+        elif state.status == "done":
+            self._planner_done(state.plan, state.elapsed)
+
+    def _planner_done(self, data: Any, elapsed: float) -> None:
+        try:
+            plan = parse_plan(data, self.level.agent_names)
+        except PlanError as e:
+            self.notice = ("The built-in planner's plan cannot be read", list(e.problems)[:8])
+            return
+        self.planner_editor = PlanEditor(self.level, plan, self.editor.rules)
+        result = self.planner_editor.result
+        if result.done and self.options.record_scores:
+            try:
+                store.record_score(self.level, result, source="planner")
+            except OSError:
+                pass
+        outcome = f"done in {panels.fmt(result.time)}" if result.done else str(result.error)
+        self.say(f"built-in planner: {outcome}")
+        mine = self.editor.result
+        rows = [
+            ("Its time (OCT)", panels.fmt(result.time) if result.done else f"not served: {result.error}"),
+            ("Your plan", f"done in {panels.fmt(mine.time)}" if mine.done else "not finished yet"),
+            ("Its actions", str(self.planner_editor.action_count)),
+            ("Planning took", f"{elapsed:.1f} s"),
+        ]
+        notes = ["Your plan stays as it is. 'View its plan' shows the planner's plan here (Esc comes back)."]
+        title = f"Built-in planner: {outcome}"
+        self._open_card(Card(title, rows, notes, None))
+
+    def view_planner_plan(self) -> None:
+        if not hasattr(self, "planner_editor"):
+            return
+        self.viewing = self.planner_editor
+        self.viewing.select_agent(self.editor.agent)
+        self._refresh()
+        self.clock.t = 0.0
+        self.options.tell("preview")
+        self.say("Viewing the built-in planner's plan: Esc returns to yours, U copies it into yours")
+
+    def stop_viewing(self) -> None:
+        self.viewing = None
+        self._refresh()
+        self.say("back to your plan")
+
+    def use_planner_plan(self) -> None:
+        if self.viewing is None:
+            return
+        plan = self.viewing.plan
+        self.viewing = None
+        self.editor.replace_plan(plan)
+        self._after_edit()
+        self.say("the planner's plan is now yours (Ctrl+Z gives yours back)")
+
+    # -- files ------------------------------------------------------------------------------------------------
+    def save(self, save_as: bool = False) -> None:
+        if not self.options.files:
+            return
+        if self.plan_path is not None and not save_as:
+            self._write_plan(self.plan_path)
+            return
+        default = self.plan_path or store.data_dir() / "plans" / f"{store.slug(self._title())}.json"
+        self._dialog("save", "Save the plan as", default, existing_only=False)
+
+    def open(self) -> None:
+        if self.options.files:
+            self._dialog(
+                "open", "Open a plan", self.plan_path or store.data_dir() / "plans", existing_only=True
+            )
+
+    def export(self) -> None:
+        if not self.options.files:
+            return
+        name = f"{store.slug(self._title())}_{panels.fmt(self.clock.end)}.json"
+        self._dialog("export", "Export as ParaCook JSON", store.exports_dir() / name, existing_only=False)
+
+    def _dialog(self, purpose: str, title: str, initial: Path, existing_only: bool) -> None:
+        try:
+            self.dialog_box.open(purpose, title, initial, self.size, existing_only)
+        except OSError as e:
+            self.notice = ("Cannot open the file dialog", [f"{initial}: {e}"])
+
+    def _on_path(self, purpose: str, path: Path) -> None:
+        if purpose == "save":
+            self._write_plan(path)
+        elif purpose == "open":
+            self.load(path)
+        elif purpose == "export":
+            try:
+                store.export_result(path, self.level, self.editor.plan, self.editor.result)
+                self.say(f"exported to {path}")
+            except OSError as e:
+                self.notice = ("Export failed", [f"{path}: {e}"])
+
+    def _write_plan(self, path: Path) -> None:
+        try:
+            store.save_plan(path, self.level, self.editor.plan)
+        except OSError as e:
+            self.notice = ("Save failed", [f"{path}: {e}", "Your plan is still here and autosaved."])
+            return
+        self.plan_path = path
+        self.say(f"saved to {path}")
+
+    def load(self, path: Path) -> None:
+        """Load a plan file; one that does not fit the level is refused with the reasons."""
+        try:
+            plan, note = store.load_plan(path, self.level)
+        except store.StoreError as e:
+            lines = str(e).splitlines()
+            self.notice = (
+                "This plan does not fit the level",
+                [lines[0]] + [x.strip() for x in lines[1:]] + ["Your current plan is unchanged."],
+            )
+            return
+        self.viewing = None
+        self.editor.replace_plan(plan)
+        self.plan_path = path
+        self._after_edit()
+        self.say(note or f"loaded {path.name} ({self.editor.action_count} actions; Ctrl+Z undoes)")
+
+    def _title(self) -> str:
+        return self.level.title or str(self.level.meta.get("id") or self.level.name)
+
+    # -- input ---------------------------------------------------------------------------------------------
+    def _pointer_free(self) -> bool:
+        return self.card is None and not self.dialog_open and not self.show_help and self.notice is None
+
+    def _handle_overlay(self, event: pygame.event.Event) -> bool:
+        """Overlays take the input while open; True when the event was theirs."""
+        is_key = event.type == pygame.KEYDOWN
+        is_click = event.type == pygame.MOUSEBUTTONDOWN
+        if self.show_help:
+            if is_click or (is_key and (is_help_key(event) or event.key == pygame.K_ESCAPE)):
+                self.show_help = False
+            return is_key or is_click
+        if self.notice is not None:
+            if is_key or is_click:
+                self.notice = None
+            return is_key or is_click
+        if self.card is not None:
+            if is_key and event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_KP_ENTER):
+                self.close_card()
+            return is_key or is_click
+        if self.prompt is not None and is_key:
+            self._prompt_key(event)
+            return True
+        return False
+
+    def _prompt_key(self, event: pygame.event.Event) -> None:
+        assert self.prompt is not None
+        what = self.prompt.key(event)
+        if what == "cancel":
+            self.prompt = None
+        elif what == "queue":
+            value, self.prompt = self.prompt.value, None
+            self.wait_default = value
+            self.edit(self.editor.queue_wait, value)
+
+    def _on_key(self, event: pygame.event.Event) -> None:
+        key = event.key
+        if event.mod & pygame.KMOD_CTRL:
+            command = CTRL_KEYS.get(key)
+            if command is not None:
+                command(self, event)
+            return
+        if is_help_key(event):
+            self.show_help = True
+            return
+        if key == pygame.K_u and self.viewing is not None:
+            self.use_planner_plan()
+            return
+        command = KEYS.get(key)
+        if command is not None:
+            command(self, event)
+        elif pygame.K_1 <= key <= pygame.K_9:
+            n = key - pygame.K_0
+            if n <= len(self.level.agent_names):
+                self.select_agent(self.level.agent_names[n - 1])
+
+    def _on_motion(self, pos: tuple[int, int]) -> None:
+        self.mouse = pos
+        if self.timeline.drag is not None:
+            self.timeline.drag_to(pos[0])
+        elif self.dragging:
+            self.seek(self._drag_time(pos[0]))
+
+    def _drag_time(self, x: int) -> float:
+        if self._drag_on_timeline:
+            return self.timeline.time_at(x)
+        return panels.time_at(self.layout.scrub, self.clock.end, x)
+
+    _drag_on_timeline = False
+
+    def _on_click(self, pos: tuple[int, int], button: int) -> None:
+        lay = self.layout
+        shift = self.shift or bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
+        if lay.kitchen.collidepoint(pos):
+            self._kitchen_click(pos, button, shift)
+        elif lay.scrub.collidepoint(pos) and button == 1:
+            self.dragging, self._drag_on_timeline = True, False
+            self.seek(panels.time_at(lay.scrub, self.clock.end, pos[0]))
+        elif lay.timeline.collidepoint(pos) and button == 1:
+            self._timeline_click(pos)
+        elif lay.queues.collidepoint(pos):
+            row = self.queues.row_at(pos)
+            if row is not None:
+                self._select_row(row.agent, row.index, toggle=True)
+
+    def _on_release(self, pos: tuple[int, int]) -> None:
+        self.dragging = False
+        drag = self.timeline.drag
+        if drag is None:
+            return
+        self.timeline.drag = None
+        if not self._editable():
+            return
+        self.editor.select_action(drag.index, drag.agent)
+        if self.editor.set_wait(drag.index, drag.duration):
+            self._after_edit()
+            self.say(f"{drag.agent} action {drag.index} now waits {panels.fmt(drag.duration)}")
+
+    def _kitchen_click(self, pos: tuple[int, int], button: int, shift: bool) -> None:
+        tile = self.kitchen.tile_at(pos)
+        if tile is None:
+            return
+        agent = self.renderer.agent_at_pixel(pos)
+        if button == 1 and agent is not None and agent != self.shown.agent and not shift:
+            self.select_agent(agent)
+            return
+        self.act_on_tile(tile, process=button == 3, move=shift)
+
+    def _timeline_click(self, pos: tuple[int, int]) -> None:
+        ed = self.shown
+        wait = self.timeline.wait_end_at(ed, pos) if self.viewing is None else None
+        if wait is not None:
+            self.timeline.start_drag(wait)
+            return
+        span = self.timeline.span_at(pos)
+        if span is not None:
+            self._select_row(span.agent, span.index, toggle=False)
+            return
+        self.dragging, self._drag_on_timeline = True, True
+        self.seek(self.timeline.time_at(pos[0]))
+
+    def _select_row(self, agent: str, index: int | None, toggle: bool) -> None:
+        ed = self.shown
+        if toggle and index is not None and ed.agent == agent and ed.selected == index:
+            ed.select_action(None, agent)
+        else:
+            ed.select_action(index, agent)
+        i = ed.insertion_index()
+        span = ed.span(agent, i) if i < len(ed.queues[agent]) else None
+        if span is not None:
+            self.clock.seek(span.start)
+            self._follow_time()
+        self.show_insertion()
+        if ed.selected is None:
+            self.say(f"{agent}: new actions go at the end of the queue")
+        else:
+            self.say(f"{agent}: new actions go before action {ed.selected}; Delete removes it")
+
+    def _on_button(self, element: Any) -> None:
+        name = self.card_view.name_of(element)
+        if name is not None:
+            self._on_card_button(name)
+            return
+        name = self.toolbar.name_of(element)
+        if name is None:
+            return
+        self.close_card()
+        self.show_help = name == "help" and not self.show_help
+        TOOLBAR_ACTIONS[name](self)
+
+    # -- drawing -------------------------------------------------------------------------------------------------
+    def _draw_top(self, surface: pygame.Surface) -> None:
+        top = self.layout.top
+        pygame.draw.rect(surface, P.PANEL, top)
+        right = self.toolbar.left - 16
+        if self.job is not None:
+            right = self._draw_progress(surface, right)
+        if self.viewing is not None:
+            text = "Viewing the built-in planner's plan  -  Esc: back to yours, U: use it"
+            colour = panels.NEXT
+        else:
+            text, colour = self._title(), P.TEXT
+        blit_text(
+            surface,
+            ellipsize(text, right - 12, 24),
+            (12, top.centery),
+            24,
+            colour,
+            bold=True,
+            anchor="midleft",
+        )
+
+    def _draw_progress(self, surface: pygame.Surface, right: int) -> int:
+        """The planner's progress left of the toolbar; returns where the title must end."""
+        assert self.job is not None
+        state = self.job.state
+        bar = pygame.Rect(right - 150, self.layout.top.centery - 7, 150, 14)
+        pygame.draw.rect(surface, P.PANEL_LIGHT, bar, border_radius=4)
+        filled = bar.copy()
+        filled.w = max(4, round(bar.w * state.fraction))
+        pygame.draw.rect(surface, PROGRESS, filled, border_radius=4)
+        label = f"planning {state.elapsed:.0f} s"
+        r = blit_text(surface, label, (bar.x - 8, bar.centery), 18, P.TEXT_DIM, anchor="midright")
+        return r.x - 8
+
+    def _draw_scrub(self, surface: pygame.Surface) -> None:
+        r = self.shown.result
+        err = r.error_detail.time if r.error_detail else None
+        panels.draw_scrub(
+            surface, self.layout.scrub, self.clock.t, self.clock.end, r.timeline.times, r.served_times, err
+        )
+
+    def _hint(self) -> tuple[str, Any]:
+        if self.prompt is not None:
+            return (
+                f"Wait for: {self.prompt.text or '0'}_   (type a number, +/- adjust, Enter queues it, Esc cancels)",
+                panels.NEXT,
+            )
+        if self.message_left > 0:
+            return self.message, P.ERROR if self.message_error else P.TEXT
+        tile = self.kitchen.tile_at(self.mouse) if self._pointer_free() else None
+        if tile is not None:
+            return click_hint(self.shown, tile), P.TEXT_DIM
+        return insertion_text(
+            self.shown
+        ) + ";  click floor to walk, a station to interact; F1 help", P.TEXT_DIM
+
+    def _sync_buttons(self) -> None:
+        free = self.card is None
+        enabled = {name: free for name in self.buttons}
+        own = self.viewing is None
+        enabled.update(undo=free and own and self.editor.can_undo, redo=free and own and self.editor.can_redo)
+        self.toolbar.sync(self.clock.playing, enabled)
+        strong_button = self.buttons["strong"]
+        label = "Cancel plan" if self.job is not None else "Strong plan"
+        if strong_button.text != label:
+            strong_button.set_text(label)
+
+
+TOOLBAR_ACTIONS: dict[str, Callable[[PlayScreen], Any]] = {
+    "back": PlayScreen.go_back,
+    "play": PlayScreen.toggle_play,
+    "slower": lambda s: s.change_speed(-1),
+    "faster": lambda s: s.change_speed(1),
+    "undo": PlayScreen.undo,
+    "redo": PlayScreen.redo,
+    "save": PlayScreen.save,
+    "open": PlayScreen.open,
+    "export": PlayScreen.export,
+    "strong": PlayScreen.strong_plan,
+    "help": lambda s: None,  # toggled in _on_button
+}

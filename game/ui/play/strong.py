@@ -1,0 +1,105 @@
+"""The built-in planner run in a background process, so the window keeps drawing and answering.
+
+    job = PlannerJob(level, rules)      # starts at once (a spawned process: safe on every OS)
+    job.poll() -> JobState              # each frame: running (with elapsed), done (the plan), failed
+    job.cancel()
+
+The planner is any top-level function (level, rules) -> plan JSON, so tests and other planners can
+take its place; it must be importable by name in the child process."""
+
+from __future__ import annotations
+
+import importlib.util
+import multiprocessing
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from game.engine import Level, plan_to_dict
+
+Planner = Callable[[Level, str], Any]
+TIME_LIMIT = 10.0  # the planner's default limit: the progress bar's full length
+
+
+def solver_available() -> bool:
+    """True when the built-in planner is installed (a bare namespace folder does not count)."""
+    try:
+        spec = importlib.util.find_spec("game.planners.solver")
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and spec.origin is not None
+
+
+def solver_plan(level: Level, rules: str) -> Any:
+    from game.planners.solver import solve
+
+    out = solve(level, rules=rules, time_limit=TIME_LIMIT)
+    plan = getattr(out, "plan", out)
+    return plan if isinstance(plan, dict) else plan_to_dict(plan)
+
+
+def _child(conn: Any, planner: Planner, level: Level, rules: str) -> None:
+    try:
+        conn.send(("done", planner(level, rules)))
+    except BaseException as e:  # the parent must hear of every failure, whatever it is
+        conn.send(("failed", f"{type(e).__name__}: {e}"))
+    finally:
+        conn.close()
+
+
+@dataclass
+class JobState:
+    status: str  # running, done, failed, cancelled
+    elapsed: float
+    plan: Any = None
+    error: str = ""
+
+    @property
+    def fraction(self) -> float:
+        """How far along the planner's time budget (it often finishes well before)."""
+        return min(1.0, self.elapsed / TIME_LIMIT)
+
+
+class PlannerJob:
+    def __init__(self, level: Level, rules: str, planner: Planner = solver_plan):
+        ctx = multiprocessing.get_context("spawn")
+        self._conn, child = ctx.Pipe(duplex=False)
+        self.process = ctx.Process(target=_child, args=(child, planner, level, rules), daemon=True)
+        self.started = time.monotonic()
+        self.process.start()
+        child.close()
+        self.state = JobState("running", 0.0)
+
+    def poll(self) -> JobState:
+        if self.state.status != "running":
+            return self.state
+        elapsed = time.monotonic() - self.started
+        if self._conn.poll():
+            try:
+                status, payload = self._conn.recv()
+            except (EOFError, OSError) as e:
+                status, payload = "failed", f"the planner process ended without an answer ({e})"
+            self.state = (
+                JobState("done", elapsed, plan=payload)
+                if status == "done"
+                else JobState("failed", elapsed, error=str(payload))
+            )
+            self._reap()
+        elif not self.process.is_alive():
+            code = self.process.exitcode
+            self.state = JobState("failed", elapsed, error=f"the planner process stopped (exit code {code})")
+            self._reap()
+        else:
+            self.state = JobState("running", elapsed)
+        return self.state
+
+    def cancel(self) -> None:
+        if self.process.is_alive():
+            self.process.terminate()
+        self.state = JobState("cancelled", time.monotonic() - self.started)
+        self._reap()
+
+    def _reap(self) -> None:
+        self.process.join(timeout=0.05)  # a terminated child exits at once; never stall a frame
+        self._conn.close()

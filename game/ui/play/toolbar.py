@@ -1,0 +1,65 @@
+"""The row of buttons at the top right of the play window."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pygame
+import pygame_gui
+
+TOOLBAR = (
+    ("back", "Levels", "Back to the level list"),
+    ("play", "Play", "Play / pause (Space)"),
+    ("slower", "Slower", "Slower ([)"),
+    ("faster", "Faster", "Faster (])"),
+    ("undo", "Undo", "Undo (Ctrl+Z)"),
+    ("redo", "Redo", "Redo (Ctrl+Y)"),
+    ("save", "Save", "Save the plan (Ctrl+S)"),
+    ("open", "Open", "Open a plan (Ctrl+O)"),
+    ("export", "Export", "Export as ParaCook JSON (Ctrl+E)"),
+    ("strong", "Strong plan", "Run the built-in planner on this level (in the background)"),
+    ("help", "Help", "Controls (F1 or ?)"),
+)
+FILE_BUTTONS = ("save", "open", "export")
+
+
+class Toolbar:
+    def __init__(self, manager: pygame_gui.UIManager, hidden: Iterable[str] = ()):
+        self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        for name, label, tip in TOOLBAR:
+            self.buttons[name] = pygame_gui.elements.UIButton(
+                pygame.Rect(0, 0, 10, 32), label, manager, tool_tip_text=tip
+            )
+        for name in hidden:
+            self.buttons[name].hide()
+
+    def place(self, width: int) -> None:
+        x = width - 8
+        narrow = width < 1300
+        for name, label, _ in reversed(TOOLBAR):
+            button = self.buttons[name]
+            if not button.visible:
+                continue
+            size = 22 + (8 if narrow else 9) * len(label)
+            x -= size + 4
+            button.set_dimensions((size, 32))
+            button.set_relative_position((x, 6))
+
+    @property
+    def left(self) -> int:
+        """The x where the leftmost visible button starts (the title ends before it)."""
+        return min((b.relative_rect.x for b in self.buttons.values() if b.visible), default=10_000)
+
+    def name_of(self, element: object) -> str | None:
+        return next((n for n, b in self.buttons.items() if b is element), None)
+
+    def sync(self, playing: bool, enabled: dict[str, bool]) -> None:
+        play = "Pause" if playing else "Play"
+        if self.buttons["play"].text != play:
+            self.buttons["play"].set_text(play)
+        for name, ok in enabled.items():
+            button = self.buttons[name]
+            if ok and not button.is_enabled:
+                button.enable()
+            elif not ok and button.is_enabled:
+                button.disable()
