@@ -16,7 +16,7 @@ from typing import Any
 import pygame
 import pygame_gui
 
-from game.engine import Level, Plan, PlanError, parse_plan
+from game.engine import Level, Plan
 from game.engine.level import Station
 from game.ui import store
 from game.ui.editor import EditRefused, PlanEditor
@@ -28,11 +28,14 @@ from . import history, strong
 from .card import Card, CardView, build_card
 from .clock import PlayClock
 from .dialogs import FileDialog
+from .files import PlanFiles
 from .help import HELP
 from .keys import CTRL_KEYS, KEYS, WaitPrompt, is_help_key
 from .kitchen_view import KitchenView, click_hint
 from .layout import Layout
 from .options import PlayOptions
+from .planner_flow import PlannerFlow
+from .pointer import Pointer
 from .queues import QueuesView
 from .side import agent_info_lines, draw_side
 from .status import draw_status, insertion_text
@@ -85,15 +88,11 @@ class PlayScreen:
         self.wait_default: float = 1
         self.prompt: WaitPrompt | None = None
         self.mouse: tuple[int, int] | None = None
-        self.dragging = False  # the scrub bar or the timeline's background
         self.shift = False
         self.show_help = False
         self.notice: tuple[str, list[str]] | None = None
         self.message, self.message_error, self.message_left = "", False, 0.0
-        self.plan_path: Path | None = None
         self.cards: dict[str, Card] = {}  # finished plan -> its card, shown the same every time
-        self.planner: strong.Planner = strong.solver_plan
-        self.job: strong.PlannerJob | None = None
         self._next: Any = self
         self._dirty = True
         surface = pygame.display.get_surface()
@@ -105,11 +104,14 @@ class PlayScreen:
         self.toolbar = Toolbar(self.manager, self._hidden_buttons())
         self.card_view = CardView(self.manager)
         self.dialog_box = FileDialog(self.manager)
+        self.files = PlanFiles(self)
+        self.pointer = Pointer(self)
+        self.planner_flow = PlannerFlow(self)
         self.layout = Layout.for_size(self.size, len(level.agent_names))
         self.resize(self.size)
         if restored:
             self._restore(restored)
-        self._refresh()
+        self.refresh()
         if self.editor.result.done:
             self.cards[self._fingerprint()] = self._card_for(None, None)
 
@@ -198,13 +200,13 @@ class PlayScreen:
         if event.type == pygame.WINDOWLEAVE:
             self.mouse = None  # tooltips leave with the mouse
         if event.type == pygame.MOUSEMOTION:
-            self._on_motion(event.pos)
+            self.pointer.motion(event.pos)
         consumed = self.manager.process_events(event)
         if self.dialog_box.window is not None:
             purpose = self.dialog_box.purpose
             picked = self.dialog_box.handle(event)
             if picked is not None:
-                self._on_path(purpose, picked)
+                self.files.on_path(purpose, picked)
             return
         if event.type == pygame_gui.UI_BUTTON_PRESSED:
             self._on_button(event.ui_element)
@@ -214,9 +216,9 @@ class PlayScreen:
         if event.type == pygame.KEYDOWN:
             self._on_key(event)
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
-            self._on_click(event.pos, event.button)
+            self.pointer.click(event.pos, event.button)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            self._on_release(event.pos)
+            self.pointer.release(event.pos)
         elif event.type == pygame.MOUSEWHEEL and self.mouse is not None:
             if self.layout.queues.collidepoint(self.mouse):
                 self.queues.wheel(self.shown, self.mouse[0], event.y)
@@ -231,9 +233,9 @@ class PlayScreen:
             self._dirty = True
             if self.clock.advance(dt):
                 self._reached_end()
-            self._follow_time()
+            self.follow_time()
         if self.job is not None:
-            self._poll_job()
+            self.planner_flow.poll()
         self._sync_buttons()
         nxt, self._next = self._next, self  # a hand-over happens once; coming back, this screen stays
         return nxt
@@ -264,7 +266,7 @@ class PlayScreen:
         elif self._pointer_free() and self.mouse is not None and not self.timeline.drag:
             if span is not None:
                 panels.draw_tooltip(surface, self.mouse, self.timeline.tooltip(ed, span))
-            elif not self.dragging:
+            elif not self.pointer.dragging:
                 self.kitchen.draw_tooltip(surface, ed, self.clock.t, self.mouse)
 
     def resize(self, size: tuple[int, int]) -> None:
@@ -282,14 +284,13 @@ class PlayScreen:
     def close(self) -> None:
         """Leaving the screen (or the window closing): make sure the plan is on disk."""
         if self.job is not None:
-            self.job.cancel()
-            self.job = None
+            self.planner_flow.strong_plan()  # cancels it
         self._autosave()
 
     # -- time -------------------------------------------------------------------------------------------
     def seek(self, t: float) -> None:
         self.clock.seek(t)
-        self._follow_time()
+        self.follow_time()
         self.options.tell("preview")
 
     def toggle_play(self) -> None:
@@ -299,7 +300,7 @@ class PlayScreen:
 
     def step_event(self, direction: int) -> None:
         self.clock.step_event(self.shown.result.timeline.times, direction)
-        self._follow_time()
+        self.follow_time()
 
     def change_speed(self, step: int) -> None:
         self.clock.change_speed(step)
@@ -310,7 +311,7 @@ class PlayScreen:
         tl = self.shown.result.timeline
         return {a: (s.index if (s := tl.span_at(a, self.clock.t)) else None) for a in self.level.agent_names}
 
-    def _follow_time(self) -> None:
+    def follow_time(self) -> None:
         """The queues follow the shown time; the selected row of the selected agent stays in view."""
         for agent, index in self._running().items():
             if index is not None:
@@ -324,14 +325,14 @@ class PlayScreen:
     def _reached_end(self) -> None:
         card = self.cards.get(self._fingerprint())
         if self.viewing is None and self.editor.result.done and card is not None and self.card is None:
-            self._open_card(card)
+            self.open_card(card)
 
     # -- editing ------------------------------------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
         self.message, self.message_error, self.message_left = text, error, MESSAGE_SECONDS
         self._dirty = True
 
-    def _editable(self) -> bool:
+    def editable(self) -> bool:
         if self.viewing is not None:
             self.say(
                 "This is the built-in planner's plan: Esc returns to yours, U copies it into yours", True
@@ -340,18 +341,18 @@ class PlayScreen:
         return True
 
     def edit(self, fn: Callable[..., Any], *args: Any) -> bool:
-        if not self._editable():
+        if not self.editable():
             return False
         try:
             fn(*args)
         except EditRefused as e:
             self.say(str(e), error=True)
             return False
-        self._after_edit()
+        self.after_edit()
         return True
 
-    def _after_edit(self, what: str = "edit") -> None:
-        self._refresh()
+    def after_edit(self, what: str = "edit") -> None:
+        self.refresh()
         self.clock.playing = False
         self.clock.t = min(self.editor.focus_time(), self.clock.end)
         err = self.editor.error
@@ -363,46 +364,46 @@ class PlayScreen:
         if self.editor.result.done:
             self._finish()
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
         self.clock.set_end(self.shown.result.time)
         self.timeline.refresh(self.shown)
         self._dirty = True
 
     def undo(self) -> None:
-        if not self._editable():
+        if not self.editable():
             return
         if self.editor.undo():
-            self._after_edit("undo")
+            self.after_edit("undo")
             self.say("undone")
         else:
             self.say("nothing to undo")
 
     def redo(self) -> None:
-        if not self._editable():
+        if not self.editable():
             return
         if self.editor.redo():
-            self._after_edit("redo")
+            self.after_edit("redo")
             self.say("redone")
         else:
             self.say("nothing to redo")
 
     def delete(self) -> None:
-        if not self._editable():
+        if not self.editable():
             return
         if self.editor.delete():
-            self._after_edit()
+            self.after_edit()
         else:
             self.say("the queue is empty")
 
     def adjust_wait(self, delta: int) -> None:
         if self.viewing is None and self.editor.adjust_wait(delta):
-            self._after_edit()
+            self.after_edit()
         else:
             self.wait_default = max(0, self.wait_default + delta)
             self.say(f"W queues Wait({panels.fmt(self.wait_default)}); select a Wait to change it")
 
     def open_prompt(self) -> None:
-        if self._editable():
+        if self.editable():
             self.prompt = WaitPrompt(self.wait_default)
 
     def escape(self) -> None:
@@ -472,13 +473,13 @@ class PlayScreen:
         card.notes = notes + card.notes
         self.cards[key] = card
         self.options.tell("finish")
-        self._open_card(card)
+        self.open_card(card)
 
     def _card_for(self, replay: Path | None, previous: float | None) -> Card:
         planner = self.options.planner and strong.solver_available()
         return build_card(self.level, self.editor.result, replay, previous, planner)
 
-    def _open_card(self, card: Card) -> None:
+    def open_card(self, card: Card) -> None:
         allowed = {"watch", "keep", "back"}
         if card.replay is not None and replay_viewer_available() and self.options.viewer:
             allowed.add("viewer")
@@ -541,155 +542,53 @@ class PlayScreen:
         self.back = back
         self._next = back
 
-    # -- the built-in planner, in the background -----------------------------------------------------------
-    planner_editor: PlanEditor
+    # -- the built-in planner (planner_flow.PlannerFlow) ------------------------------------------------
+    @property
+    def job(self) -> strong.PlannerJob | None:
+        return self.planner_flow.job
+
+    @property
+    def planner(self) -> strong.Planner:
+        return self.planner_flow.planner
+
+    @planner.setter
+    def planner(self, fn: strong.Planner) -> None:
+        self.planner_flow.planner = fn
+
+    @property
+    def planner_editor(self) -> PlanEditor | None:
+        return self.planner_flow.planner_editor
 
     def strong_plan(self) -> None:
-        """Start the planner (or cancel it when it runs)."""
-        if self.job is not None:
-            self.job.cancel()
-            self.job = None
-            self.say("planning cancelled")
-            return
-        try:
-            self.job = strong.PlannerJob(self.level, self.editor.rules, self.planner)
-        except (OSError, ValueError) as e:
-            self.notice = ("The built-in planner could not start", [str(e)])
-            return
-        self.say("the built-in planner is working in the background; you can keep planning")
-
-    # kept for the callers that knew the old name
-    show_strong_plan = strong_plan
-
-    def _poll_job(self) -> None:
-        assert self.job is not None
-        state = self.job.poll()
-        if state.status == "running":
-            return
-        self.job = None
-        self._dirty = True
-        if state.status == "failed":
-            self.notice = ("The built-in planner failed", [state.error, "Your plan is unchanged."])
-        elif state.status == "done":
-            self._planner_done(state.plan, state.elapsed)
-
-    def _planner_done(self, data: Any, elapsed: float) -> None:
-        try:
-            plan = parse_plan(data, self.level.agent_names)
-        except PlanError as e:
-            self.notice = ("The built-in planner's plan cannot be read", list(e.problems)[:8])
-            return
-        self.planner_editor = PlanEditor(self.level, plan, self.editor.rules)
-        result = self.planner_editor.result
-        if result.done and self.options.record_scores:
-            try:
-                store.record_score(self.level, result, source="planner")
-            except OSError:
-                pass
-        outcome = f"done in {panels.fmt(result.time)}" if result.done else str(result.error)
-        self.say(f"built-in planner: {outcome}")
-        mine = self.editor.result
-        rows = [
-            ("Its time (OCT)", panels.fmt(result.time) if result.done else f"not served: {result.error}"),
-            ("Your plan", f"done in {panels.fmt(mine.time)}" if mine.done else "not finished yet"),
-            ("Its actions", str(self.planner_editor.action_count)),
-            ("Planning took", f"{elapsed:.1f} s"),
-        ]
-        notes = ["Your plan stays as it is. 'View its plan' shows the planner's plan here (Esc comes back)."]
-        title = f"Built-in planner: {outcome}"
-        self._open_card(Card(title, rows, notes, None))
+        self.planner_flow.strong_plan()
 
     def view_planner_plan(self) -> None:
-        if not hasattr(self, "planner_editor"):
-            return
-        self.viewing = self.planner_editor
-        self.viewing.select_agent(self.editor.agent)
-        self._refresh()
-        self.clock.t = 0.0
-        self.options.tell("preview")
-        self.say("Viewing the built-in planner's plan: Esc returns to yours, U copies it into yours")
+        self.planner_flow.view_planner_plan()
 
     def stop_viewing(self) -> None:
-        self.viewing = None
-        self._refresh()
-        self.say("back to your plan")
+        self.planner_flow.stop_viewing()
 
     def use_planner_plan(self) -> None:
-        if self.viewing is None:
-            return
-        plan = self.viewing.plan
-        self.viewing = None
-        self.editor.replace_plan(plan)
-        self._after_edit()
-        self.say("the planner's plan is now yours (Ctrl+Z gives yours back)")
+        self.planner_flow.use_planner_plan()
 
-    # -- files ------------------------------------------------------------------------------------------------
+    # -- files (files.PlanFiles) --------------------------------------------------------------------------
+    @property
+    def plan_path(self) -> Path | None:
+        return self.files.plan_path
+
     def save(self, save_as: bool = False) -> None:
-        if not self.options.files:
-            return
-        if self.plan_path is not None and not save_as:
-            self._write_plan(self.plan_path)
-            return
-        default = self.plan_path or store.data_dir() / "plans" / f"{store.slug(self._title())}.json"
-        self._dialog("save", "Save the plan as", default, existing_only=False)
+        self.files.save(save_as)
 
     def open(self) -> None:
-        if self.options.files:
-            self._dialog(
-                "open", "Open a plan", self.plan_path or store.data_dir() / "plans", existing_only=True
-            )
+        self.files.open()
 
     def export(self) -> None:
-        if not self.options.files:
-            return
-        name = f"{store.slug(self._title())}_{panels.fmt(self.clock.end)}.json"
-        self._dialog("export", "Export as ParaCook JSON", store.exports_dir() / name, existing_only=False)
-
-    def _dialog(self, purpose: str, title: str, initial: Path, existing_only: bool) -> None:
-        try:
-            self.dialog_box.open(purpose, title, initial, self.size, existing_only)
-        except OSError as e:
-            self.notice = ("Cannot open the file dialog", [f"{initial}: {e}"])
-
-    def _on_path(self, purpose: str, path: Path) -> None:
-        if purpose == "save":
-            self._write_plan(path)
-        elif purpose == "open":
-            self.load(path)
-        elif purpose == "export":
-            try:
-                store.export_result(path, self.level, self.editor.plan, self.editor.result)
-                self.say(f"exported to {path}")
-            except OSError as e:
-                self.notice = ("Export failed", [f"{path}: {e}"])
-
-    def _write_plan(self, path: Path) -> None:
-        try:
-            store.save_plan(path, self.level, self.editor.plan)
-        except OSError as e:
-            self.notice = ("Save failed", [f"{path}: {e}", "Your plan is still here and autosaved."])
-            return
-        self.plan_path = path
-        self.say(f"saved to {path}")
+        self.files.export()
 
     def load(self, path: Path) -> None:
-        """Load a plan file; one that does not fit the level is refused with the reasons."""
-        try:
-            plan, note = store.load_plan(path, self.level)
-        except store.StoreError as e:
-            lines = str(e).splitlines()
-            self.notice = (
-                "This plan does not fit the level",
-                [lines[0]] + [x.strip() for x in lines[1:]] + ["Your current plan is unchanged."],
-            )
-            return
-        self.viewing = None
-        self.editor.replace_plan(plan)
-        self.plan_path = path
-        self._after_edit()
-        self.say(note or f"loaded {path.name} ({self.editor.action_count} actions; Ctrl+Z undoes)")
+        self.files.load(path)
 
-    def _title(self) -> str:
+    def title(self) -> str:
         return self.level.title or str(self.level.meta.get("id") or self.level.name)
 
     # -- input ---------------------------------------------------------------------------------------------
@@ -748,88 +647,6 @@ class PlayScreen:
             if n <= len(self.level.agent_names):
                 self.select_agent(self.level.agent_names[n - 1])
 
-    def _on_motion(self, pos: tuple[int, int]) -> None:
-        self.mouse = pos
-        if self.timeline.drag is not None:
-            self.timeline.drag_to(pos[0])
-        elif self.dragging:
-            self.seek(self._drag_time(pos[0]))
-
-    def _drag_time(self, x: int) -> float:
-        if self._drag_on_timeline:
-            return self.timeline.time_at(x)
-        return panels.time_at(self.layout.scrub, self.clock.end, x)
-
-    _drag_on_timeline = False
-
-    def _on_click(self, pos: tuple[int, int], button: int) -> None:
-        lay = self.layout
-        shift = self.shift or bool(pygame.key.get_mods() & pygame.KMOD_SHIFT)
-        if lay.kitchen.collidepoint(pos):
-            self._kitchen_click(pos, button, shift)
-        elif lay.scrub.collidepoint(pos) and button == 1:
-            self.dragging, self._drag_on_timeline = True, False
-            self.seek(panels.time_at(lay.scrub, self.clock.end, pos[0]))
-        elif lay.timeline.collidepoint(pos) and button == 1:
-            self._timeline_click(pos)
-        elif lay.queues.collidepoint(pos):
-            row = self.queues.row_at(pos)
-            if row is not None:
-                self._select_row(row.agent, row.index, toggle=True)
-
-    def _on_release(self, pos: tuple[int, int]) -> None:
-        self.dragging = False
-        drag = self.timeline.drag
-        if drag is None:
-            return
-        self.timeline.drag = None
-        if not self._editable():
-            return
-        self.editor.select_action(drag.index, drag.agent)
-        if self.editor.set_wait(drag.index, drag.duration):
-            self._after_edit()
-            self.say(f"{drag.agent} action {drag.index} now waits {panels.fmt(drag.duration)}")
-
-    def _kitchen_click(self, pos: tuple[int, int], button: int, shift: bool) -> None:
-        tile = self.kitchen.tile_at(pos)
-        if tile is None:
-            return
-        agent = self.renderer.agent_at_pixel(pos)
-        if button == 1 and agent is not None and agent != self.shown.agent and not shift:
-            self.select_agent(agent)
-            return
-        self.act_on_tile(tile, process=button == 3, move=shift)
-
-    def _timeline_click(self, pos: tuple[int, int]) -> None:
-        ed = self.shown
-        wait = self.timeline.wait_end_at(ed, pos) if self.viewing is None else None
-        if wait is not None:
-            self.timeline.start_drag(wait)
-            return
-        span = self.timeline.span_at(pos)
-        if span is not None:
-            self._select_row(span.agent, span.index, toggle=False)
-            return
-        self.dragging, self._drag_on_timeline = True, True
-        self.seek(self.timeline.time_at(pos[0]))
-
-    def _select_row(self, agent: str, index: int | None, toggle: bool) -> None:
-        ed = self.shown
-        if toggle and index is not None and ed.agent == agent and ed.selected == index:
-            ed.select_action(None, agent)
-        else:
-            ed.select_action(index, agent)
-        i = ed.insertion_index()
-        span = ed.span(agent, i) if i < len(ed.queues[agent]) else None
-        if span is not None:
-            self.clock.seek(span.start)
-            self._follow_time()
-        self.show_insertion()
-        if ed.selected is None:
-            self.say(f"{agent}: new actions go at the end of the queue")
-        else:
-            self.say(f"{agent}: new actions go before action {ed.selected}; Delete removes it")
-
     def _on_button(self, element: Any) -> None:
         name = self.card_view.name_of(element)
         if name is not None:
@@ -853,7 +670,7 @@ class PlayScreen:
             text = "Viewing the built-in planner's plan  -  Esc: back to yours, U: use it"
             colour = panels.NEXT
         else:
-            text, colour = self._title(), P.TEXT
+            text, colour = self.title(), P.TEXT
         blit_text(
             surface,
             ellipsize(text, right - 12, 24),
