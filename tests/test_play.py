@@ -289,6 +289,7 @@ def test_autosave_keeps_the_plan_across_a_close(data_home):
     d.click_station("dispenser1")
     d.click_station("chopping_board1")
     plan = d.screen.editor.plan
+    d.screen.autosaver.flush()  # written by its own thread at once
     assert store.load_autosave(level) == plan  # saved after every edit, before any close
     d.post(pygame.QUIT)
     assert not d.app.step(1 / 60)
@@ -366,7 +367,7 @@ def wait_for_job(d: Driver, limit: float = 60.0) -> int:
 
 
 def test_strong_plan_runs_in_the_background_and_shows_its_plan_apart(monkeypatch):
-    from game.ui.play import strong
+    from game.ui import planner_job as strong
 
     monkeypatch.setattr(strong, "solver_available", lambda: True)
     level = salad_level()
@@ -402,7 +403,7 @@ def test_strong_plan_runs_in_the_background_and_shows_its_plan_apart(monkeypatch
 
 
 def test_strong_plan_can_be_cancelled_and_failures_are_told(monkeypatch):
-    from game.ui.play import strong
+    from game.ui import planner_job as strong
 
     monkeypatch.setattr(strong, "solver_available", lambda: True)
     d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
@@ -435,7 +436,7 @@ def test_strong_plan_uses_the_real_planner_under_the_level_rules():
 
 
 def test_strong_plan_button_hidden_without_a_planner(monkeypatch):
-    from game.ui.play import strong
+    from game.ui import planner_job as strong
 
     monkeypatch.setattr(strong, "solver_available", lambda: False)
     d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))

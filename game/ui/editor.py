@@ -170,22 +170,13 @@ class PlanEditor:
         return bool(self._redo)
 
     def history(self, limit: int = 50) -> dict[str, Any]:
-        """The undo and redo steps as compact JSON: a table of distinct actions and, per step,
-        each agent's queue as indices into it (the last `limit` steps of each)."""
-        table: dict[Action, int] = {}
+        """The undo and redo steps as compact JSON (see pack_history)."""
+        return pack_history(self.names, self._undo, self._redo, limit)
 
-        def pack(state: EditorState) -> dict[str, Any]:
-            queues = [[table.setdefault(a, len(table)) for a in q] for q in state.queues]
-            return {"queues": queues, "agent": state.agent, "cursor": list(state.cursor)}
-
-        undo = [pack(s) for s in self._undo[-limit:]]
-        redo = [pack(s) for s in self._redo[-limit:]]
-        return {
-            "agents": list(self.names),
-            "actions": [a.to_dict() for a in table],
-            "undo": undo,
-            "redo": redo,
-        }
+    @property
+    def steps(self) -> tuple[list[EditorState], list[EditorState]]:
+        """The undo and redo steps themselves (immutable; safe to hand to another thread)."""
+        return self._undo, self._redo
 
     def load_history(self, data: Any) -> bool:
         """Take back undo/redo steps saved by history(); False (and no change) when they do not fit."""
@@ -406,6 +397,35 @@ class PlanEditor:
         if self.error is not None:
             return self.error.time
         return self.result.time
+
+
+def pack_history(
+    names: list[str], undo: list[EditorState], redo: list[EditorState], limit: int = 50
+) -> dict[str, Any]:
+    """Undo/redo steps as compact JSON: a table of distinct actions and, per step, each agent's
+    queue as indices into it (the last `limit` steps of each)."""
+    table: dict[int, int] = {}  # by identity: steps share their Action objects, and hashing is slow
+    actions: list[Action] = []
+
+    def index(a: Action) -> int:
+        i = table.get(id(a))
+        if i is None:
+            i = table[id(a)] = len(actions)
+            actions.append(a)
+        return i
+
+    def pack(state: EditorState) -> dict[str, Any]:
+        queues = [[index(a) for a in q] for q in state.queues]
+        return {"queues": queues, "agent": state.agent, "cursor": list(state.cursor)}
+
+    packed_undo = [pack(s) for s in undo[-limit:]]
+    packed_redo = [pack(s) for s in redo[-limit:]]
+    return {
+        "agents": list(names),
+        "actions": [a.to_dict() for a in actions],
+        "undo": packed_undo,
+        "redo": packed_redo,
+    }
 
 
 def _clamp_wait(duration: Any) -> float:

@@ -12,7 +12,7 @@ from typing import Any
 
 from game.engine import Level
 from game.ui import store
-from game.ui.editor import PlanEditor
+from game.ui.editor import EditorState, PlanEditor, pack_history
 
 
 def history_path(level: Level) -> Path:
@@ -20,11 +20,11 @@ def history_path(level: Level) -> Path:
     return path.with_name(path.stem + ".history.json")
 
 
-def save_history(level: Level, editor: PlanEditor) -> None:
+def save_steps(level: Level, names: list[str], undo: list[EditorState], redo: list[EditorState]) -> None:
     path = history_path(level)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(editor.history(), separators=(",", ":")), encoding="utf-8")
+    tmp.write_text(json.dumps(pack_history(names, undo, redo), separators=(",", ":")), encoding="utf-8")
     os.replace(tmp, path)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from game.engine import ActionSpan, Timeline
+from game.engine import Timeline
 from game.engine.errors import ErrorDetail
 
 RULE = "agents act in the order their running actions began, ties in map order"
@@ -35,44 +35,46 @@ class Meeting:
         return [turn.agent for turn in self.turns]
 
 
+def _index(
+    timeline: Timeline, agents: Sequence[str]
+) -> tuple[dict[float, list[Turn]], dict[tuple[str, float], set[str]]]:
+    """instant -> the agents handled then (engine order); (agent, instant) -> stations it used then."""
+    rank = {a: i for i, a in enumerate(agents)}
+    turns: dict[float, list[Turn]] = {}
+    used: dict[tuple[str, float], set[str]] = {}
+    started: set[str] = set()
+    for s in timeline.spans:
+        if s.agent not in rank:
+            continue
+        if s.start == 0 and s.agent not in started:
+            started.add(s.agent)
+            turns.setdefault(0.0, []).append(Turn(s.agent, 0.0, rank[s.agent]))
+        if s.end > s.start and s.status != "rejected":
+            turns.setdefault(s.end, []).append(Turn(s.agent, s.start, rank[s.agent]))
+        if s.action.get("action") in ("Interact", "Process"):
+            for t in (s.start, s.end):
+                used.setdefault((s.agent, t), set()).add(str(s.action.get("target")))
+    for group in turns.values():
+        group.sort(key=lambda turn: (turn.began, turn.rank))
+    return turns, used
+
+
 def turns_at(timeline: Timeline, agents: Sequence[str], t: float) -> list[Turn]:
     """The agents handled at instant t, in the engine's order."""
-    out = []
-    for rank, agent in enumerate(agents):
-        if t == 0:
-            if any(s.agent == agent and s.start == 0 for s in timeline.spans):
-                out.append(Turn(agent, 0.0, rank))
-            continue
-        ending = [s for s in timeline.spans if s.agent == agent and s.end == t and s.end > s.start]
-        if ending and ending[-1].status != "rejected":
-            out.append(Turn(agent, ending[-1].start, rank))
-    return sorted(out, key=lambda turn: (turn.began, turn.rank))
-
-
-def _stations_used_at(spans: Sequence[ActionSpan], t: float) -> set[str]:
-    names = set()
-    for s in spans:
-        if s.action.get("action") in ("Interact", "Process") and (s.start == t or s.end == t):
-            names.add(str(s.action.get("target")))
-    return names
+    return _index(timeline, agents)[0].get(t, [])
 
 
 def meetings(timeline: Timeline, agents: Sequence[str]) -> list[Meeting]:
     """Every instant where agents handled one after another use the same station."""
-    by_agent: dict[str, list[ActionSpan]] = {a: [] for a in agents}
-    for s in timeline.spans:
-        by_agent.setdefault(s.agent, []).append(s)
-    instants = sorted(
-        {s.end for s in timeline.spans if s.end > s.start} | ({0.0} if timeline.spans else set())
-    )
+    turns, used = _index(timeline, agents)
     out = []
-    for t in instants:
-        turns = turns_at(timeline, agents, t)
-        if len(turns) < 2:
+    for t in sorted(turns):
+        group = turns[t]
+        if len(group) < 2:
             continue
         users: dict[str, list[Turn]] = {}
-        for turn in turns:
-            for station in _stations_used_at(by_agent[turn.agent], t):
+        for turn in group:
+            for station in used.get((turn.agent, t), ()):
                 users.setdefault(station, []).append(turn)
         out += [Meeting(t, st, tuple(ts)) for st, ts in sorted(users.items()) if len(ts) > 1]
     return out

@@ -7,11 +7,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from game.engine import PlanError, parse_plan
+from game.ui import planner_job as strong
 from game.ui import store
 from game.ui.editor import PlanEditor
 from game.ui.render import play_panels as panels
 
-from . import strong
 from .card import Card
 
 if TYPE_CHECKING:

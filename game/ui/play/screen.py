@@ -18,13 +18,15 @@ import pygame_gui
 
 from game.engine import Level, Plan
 from game.engine.level import Station
+from game.ui import planner_job as strong
 from game.ui import store
 from game.ui.editor import EditRefused, PlanEditor
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize
 
-from . import history, strong
+from . import history
+from .autosave import Autosaver
 from .card import Card, CardView, build_card
 from .clock import PlayClock
 from .dialogs import FileDialog
@@ -105,6 +107,8 @@ class PlayScreen:
         self.card_view = CardView(self.manager)
         self.dialog_box = FileDialog(self.manager)
         self.files = PlanFiles(self)
+        self.autosaver = Autosaver(level, self._autosave_failed)
+        self.autosave_error = ""
         self.pointer = Pointer(self)
         self.planner_flow = PlannerFlow(self)
         self.layout = Layout.for_size(self.size, len(level.agent_names))
@@ -236,6 +240,9 @@ class PlayScreen:
             self.follow_time()
         if self.job is not None:
             self.planner_flow.poll()
+        if self.autosave_error:
+            self.say(self.autosave_error, error=True)
+            self.autosave_error = ""
         self._sync_buttons()
         nxt, self._next = self._next, self  # a hand-over happens once; coming back, this screen stays
         return nxt
@@ -286,6 +293,7 @@ class PlayScreen:
         if self.job is not None:
             self.planner_flow.strong_plan()  # cancels it
         self._autosave()
+        self.autosaver.flush()
 
     # -- time -------------------------------------------------------------------------------------------
     def seek(self, t: float) -> None:
@@ -443,11 +451,10 @@ class PlayScreen:
     def _autosave(self) -> None:
         if self.editor.action_count == 0 and not self.editor.can_undo:
             return
-        try:
-            store.autosave(self.level, self.editor.plan)
-            history.save_history(self.level, self.editor)
-        except OSError as e:
-            self.say(f"autosave failed: {e}", error=True)
+        self.autosaver.submit(self.editor.plan, *self.editor.steps)
+
+    def _autosave_failed(self, text: str) -> None:
+        self.autosave_error = text  # from the writer thread; shown by the next update
 
     def _fingerprint(self) -> str:
         return repr(sorted(self.editor.plan_dict().items()))

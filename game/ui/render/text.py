@@ -19,8 +19,19 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     return f
 
 
+_RENDERED: dict[tuple, pygame.Surface] = {}
+RENDER_CACHE = 4096  # rendered strings kept: the same labels are drawn every frame
+pygame.register_quit(_RENDERED.clear)
+
+
 def render(text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-    return font(size, bold).render(text, True, colour)
+    key = (text, size, tuple(colour), bold)
+    img = _RENDERED.get(key)
+    if img is None:
+        if len(_RENDERED) >= RENDER_CACHE:
+            _RENDERED.clear()
+        img = _RENDERED[key] = font(size, bold).render(text, True, colour)
+    return img
 
 
 def blit_text(

@@ -264,6 +264,10 @@ class TimelineScreen:
         for b in self.buttons.values():
             b.kill()
 
+    def needs_draw(self) -> bool:
+        """Input redraws the view (the app sees to that); otherwise only a playing clock does."""
+        return self.transport.playing
+
     # -- shared drawing ---------------------------------------------------------------------
     def draw_transport(self, surface: pygame.Surface) -> None:
         tr = self.transport
