@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib.util
 import multiprocessing
+import os
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +42,11 @@ def solver_plan(level: Level, rules: str) -> Any:
 
 
 def _child(conn: Any, planner: Planner, level: Level, rules: str) -> None:
+    if hasattr(os, "nice"):
+        try:
+            os.nice(10)  # the window that waits for it comes first
+        except OSError:
+            pass
     try:
         conn.send(("done", planner(level, rules)))
     except BaseException as e:  # the parent must hear of every failure, whatever it is
@@ -67,14 +74,33 @@ class PlannerJob:
         self._conn, child = ctx.Pipe(duplex=False)
         self.process = ctx.Process(target=_child, args=(child, planner, level, rules), daemon=True)
         self.started = time.monotonic()
-        self.process.start()
-        child.close()
         self.state = JobState("running", 0.0)
+        # starting a spawned process takes tens of ms: not on the window's frame
+        self._starter = threading.Thread(target=self._start, args=(child,), daemon=True)
+        self._starter.start()
+
+    def _start(self, child: Any) -> None:
+        try:
+            self.process.start()
+        except (OSError, ValueError) as e:
+            self.start_error = f"the planner process could not start: {e}"
+        finally:
+            child.close()
+
+    start_error = ""
 
     def poll(self) -> JobState:
         if self.state.status != "running":
             return self.state
         elapsed = time.monotonic() - self.started
+        if self._starter.is_alive():
+            self.state = JobState("running", elapsed)
+            return self.state
+        if self.start_error:
+            self.state = JobState("failed", elapsed, error=self.start_error)
+            self._conn.close()
+            return self.state
+        alive = self.process.is_alive()  # before the poll: a child that answered and left is heard
         if self._conn.poll():
             try:
                 status, payload = self._conn.recv()
@@ -86,7 +112,7 @@ class PlannerJob:
                 else JobState("failed", elapsed, error=str(payload))
             )
             self._reap()
-        elif not self.process.is_alive():
+        elif not alive:
             code = self.process.exitcode
             self.state = JobState("failed", elapsed, error=f"the planner process stopped (exit code {code})")
             self._reap()
@@ -95,6 +121,7 @@ class PlannerJob:
         return self.state
 
     def cancel(self) -> None:
+        self._starter.join()
         if self.process.is_alive():
             self.process.terminate()
         self.state = JobState("cancelled", time.monotonic() - self.started)
