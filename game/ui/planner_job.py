@@ -89,6 +89,11 @@ class PlannerJob:
 
     start_error = ""
 
+    def wait_started(self, timeout: float | None = None) -> bool:
+        """Block until the process has been started (for scripts and tests; the window polls)."""
+        self._starter.join(timeout)
+        return not self._starter.is_alive()
+
     def poll(self) -> JobState:
         if self.state.status != "running":
             return self.state
