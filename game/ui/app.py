@@ -19,7 +19,7 @@ from typing import Protocol
 import pygame
 
 DEFAULT_SIZE = (1440, 900)
-MIN_SIZE = (960, 640)
+MIN_SIZE = (1024, 700)  # the smallest window the layouts are made for
 FPS = 60
 IDLE_WAIT_MS = 200  # an idle window wakes this often to let screens poll (files, background jobs)
 SETTLE_S = 1.5  # after input, keep drawing this long: widget hovers and tooltips settle

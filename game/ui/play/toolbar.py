@@ -21,6 +21,8 @@ TOOLBAR = (
     ("help", "Help", "Controls (F1 or ?)"),
 )
 FILE_BUTTONS = ("save", "open", "export")
+WIDE_ONLY = ("slower", "faster")  # below WIDE px these stay on their keys ([ and ]) only
+WIDE = 1280
 
 
 class Toolbar:
@@ -30,12 +32,20 @@ class Toolbar:
             self.buttons[name] = pygame_gui.elements.UIButton(
                 pygame.Rect(0, 0, 10, 32), label, manager, tool_tip_text=tip
             )
-        for name in hidden:
+        self.hidden = set(hidden)
+        for name in self.hidden:
             self.buttons[name].hide()
 
     def place(self, width: int) -> None:
         x = width - 8
-        narrow = width < 1300
+        narrow = width < WIDE
+        for name in WIDE_ONLY:
+            if name in self.hidden:
+                continue
+            if narrow and self.buttons[name].visible:
+                self.buttons[name].hide()
+            elif not narrow and not self.buttons[name].visible:
+                self.buttons[name].show()
         for name, label, _ in reversed(TOOLBAR):
             button = self.buttons[name]
             if not button.visible:
