@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from game.engine import Level, PlanError, Result
+from game.engine.diagnosis import explain
+from game.engine.narration import narrate
 
 from .describe import action_text, state_text
 from .parsing import ReplyParseError
@@ -23,6 +25,17 @@ def _end_state(level: Level, result: Result, t: float) -> str:
     return state_text(level, result.timeline.state_at(t))
 
 
+def why_text(level: Level, result: Result) -> str:
+    """The cause of the error in the engine's event sentences (empty when unknown)."""
+    if result.timeline is None or result.error_detail is None:
+        return ""
+    story = narrate(level, result.timeline, result.rules, result.error_detail)
+    diagnosis = explain(level, story, result.error_detail, result.timeline)
+    if diagnosis is None:
+        return ""
+    return "\n" + "\n".join(f"- {line}" for line in diagnosis.lines())
+
+
 def engine_feedback(level: Level, result: Result, template: str = "feedback_engine") -> str:
     """The failing agent, action index, action and reason, and the kitchen at that instant."""
     d = result.error_detail
@@ -35,6 +48,7 @@ def engine_feedback(level: Level, result: Result, template: str = "feedback_engi
             action="?",
             reason=result.error or "unknown error",
             state=_end_state(level, result, result.time),
+            why="",
         )
     return fill(
         template,
@@ -44,6 +58,7 @@ def engine_feedback(level: Level, result: Result, template: str = "feedback_engi
         action=action_text(d.action),
         reason=d.reason,
         state=_end_state(level, result, d.time),
+        why=why_text(level, result),
     )
 
 

@@ -1,35 +1,49 @@
-"""Per-agent Gantt timeline: one row per agent, a bar per action, a cursor at the current time.
+"""Per-agent Gantt timeline: a lane per agent, a bar per action at engine times, a time cursor.
 
-    g = Gantt(timeline, level.agent_names, end=None, stop=None)
-    g.draw(surface, rect, t, hover=None)     # bars are cached per rect size; only the cursor moves
-    g.span_at_pixel(rect, (x, y)) -> ActionSpan | None   # click to seek, hover for a tooltip
+    g = Gantt(timeline, agents, end=None, stop=None, story=None, stations=())
+    g.draw(surface, rect, t, hover=None, selected=None)  # lanes cached per size and view
+    g.hit(rect, pos) -> (agent, action index) | None     # which bar is at a point
+    g.span_at_pixel(rect, pos) -> ActionSpan | None
+    g.handle(event, rect, mouse) -> bool                  # wheel zooms at the mouse, drag pans
+    g.zoom(factor, at_t) / g.pan(dt) / g.reset_view() / g.follow(t)
+    g.show_held = True      # under each lane, what the agent held over time
+    g.show_stations = True  # a track per station: what sat on it
     g.time_at(rect, x) / g.x_of(rect, t)
-    span_lines(span) -> list[str]            # tooltip text
+    span_lines(span, story) -> list[str]                 # tooltip text
 
-Bars are coloured by action type (palette.ACTION_COLOURS); zero-length actions (Interact,
-Finish) are thin ticks; idle time is the hatched row background; an action whose effect failed
-is outlined red, one rejected at its start is a red cross; everything after `stop` (the run's
-end at an error) is greyed: it never ran.
+Bars are coloured by action type (palette.ACTION_COLOURS) and labelled with what the action did
+(story: game.engine.narration.Narration); zero-length actions (Interact, Finish) are thin ticks;
+idle time is the hatched lane background; an action whose effect failed is outlined red, one
+rejected at its start is a red cross; everything after `stop` (the run's end at an error) is
+greyed: it never ran. Only the visible time window is drawn, so a long run stays cheap.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pygame
 
 from game.engine import ActionSpan, Timeline
+from game.engine.narration import Narration, held_track, item_key, item_words, station_track
 
 from . import palette as P
+from .icons import INGREDIENT_COLOURS
 from .text import blit_text, ellipsize, font
 
 LABEL_W = 78
 AXIS_H = 18
 ROW_GAP = 4
+TRACK_H = 12
 IDLE = (44, 46, 55)
 IDLE_HATCH = (56, 58, 68)
 NEVER_RAN = (70, 70, 74)
+SELECTED = (255, 220, 80)
+ITEM_COLOURS = {"plate": (225, 225, 230), "pan": (110, 110, 120), "pot": (140, 120, 100)}
+DIRTY = (150, 120, 80)
+MIN_VIEW = 2.0  # the narrowest time window zoom allows
 
 
 def action_text(action: dict[str, Any]) -> str:
@@ -60,16 +74,19 @@ def short_text(action: dict[str, Any]) -> str:
     return ""
 
 
-def span_lines(span: ActionSpan) -> list[str]:
+def span_lines(span: ActionSpan, story: Narration | None = None) -> list[str]:
+    """Tooltip: the action, its times, and what it did (the event sentences)."""
     lines = [f"{span.agent} action {span.index}: {action_text(span.action)}"]
     if span.status == "rejected":
         lines.append(f"rejected at t = {_num(span.start)} (never started)")
-        return lines
-    lines.append(f"t = {_num(span.start)} to {_num(span.end)} ({_num(span.end - span.start)} long)")
-    if span.status == "failed":
-        lines.append("its effect failed: the run stopped here")
-    elif span.status == "cut":
-        lines.append("still running when the run stopped")
+    else:
+        lines.append(f"t = {_num(span.start)} to {_num(span.end)} ({_num(span.end - span.start)} long)")
+        if span.status == "failed":
+            lines.append("its effect failed: the run stopped here")
+        elif span.status == "cut":
+            lines.append("still running when the run stopped")
+    if story is not None:
+        lines += [e.text for e in story.for_action(span.agent, span.index) if e.kind != "move"]
     return lines
 
 
@@ -94,32 +111,158 @@ def nice_step(span: float, pixels: float, min_px: float = 56) -> float:
     return step
 
 
+def item_colour(item: Mapping[str, Any] | None) -> tuple[int, int, int]:
+    """The colour of a track segment: the ingredient's, or the container's."""
+    if item is None:
+        return IDLE
+    kind = item.get("kind")
+    if kind == "ingredient":
+        return INGREDIENT_COLOURS.get(str(item.get("name")), (160, 160, 170))
+    if kind == "dirty_plate":
+        return DIRTY
+    return ITEM_COLOURS.get(str(kind), (160, 160, 170))
+
+
+class _Lane:
+    """One horizontal strip: an agent's actions, or a track of held items."""
+
+    __slots__ = ("kind", "name", "rect", "index")
+
+    def __init__(self, kind: str, name: str, rect: pygame.Rect, index: int):
+        self.kind, self.name, self.rect, self.index = kind, name, rect, index
+
+
 class Gantt:
     def __init__(
-        self, timeline: Timeline, agents: Sequence[str], end: float | None = None, stop: float | None = None
+        self,
+        timeline: Timeline,
+        agents: Sequence[str],
+        end: float | None = None,
+        stop: float | None = None,
+        story: Narration | None = None,
+        stations: Sequence[str] = (),
     ):
+        self.timeline = timeline
         self.agents = list(agents)
-        self.rows = {a: [s for s in timeline.spans if s.agent == a] for a in self.agents}
+        self.rows = {
+            a: sorted((s for s in timeline.spans if s.agent == a), key=lambda s: s.index) for a in agents
+        }
+        self._starts = {a: [s.start for s in spans] for a, spans in self.rows.items()}
+        self._ends = {a: _running_max([s.end for s in spans]) for a, spans in self.rows.items()}
         self.end = max(float(end if end is not None else timeline.end), 1.0)
         self.stop = stop
-        self._cache: tuple[tuple[int, int], pygame.Surface] | None = None
+        self.story = story
+        self.stations = list(stations)
+        self.show_held = False
+        self.show_stations = False
+        self.view = (0.0, self.end)
+        self._tracks: dict[tuple[str, str], list] = {}
+        self._cache: tuple[Any, pygame.Surface] | None = None
+        self._drag: tuple[int, tuple[float, float]] | None = None
+        self.dragged = False
+
+    # -- the visible window ---------------------------------------------------------------
+    def set_view(self, t0: float, t1: float) -> None:
+        width = min(self.end, max(MIN_VIEW, t1 - t0))
+        t0 = min(max(0.0, t0), self.end - width)
+        self.view = (t0, t0 + width)
+
+    def zoom(self, factor: float, at: float | None = None) -> None:
+        """factor > 1 zooms in; `at` stays where it is on screen."""
+        v0, v1 = self.view
+        at = (v0 + v1) / 2 if at is None else at
+        width = min(self.end, max(MIN_VIEW, (v1 - v0) / factor))
+        frac = (at - v0) / (v1 - v0) if v1 > v0 else 0.5
+        self.set_view(at - frac * width, at - frac * width + width)
+
+    def pan(self, dt: float) -> None:
+        self.set_view(self.view[0] + dt, self.view[1] + dt)
+
+    def reset_view(self) -> None:
+        self.view = (0.0, self.end)
+
+    @property
+    def zoomed(self) -> bool:
+        return self.view != (0.0, self.end)
+
+    def follow(self, t: float) -> None:
+        """Keep t in view: when it leaves the window, page so it sits near the left edge."""
+        v0, v1 = self.view
+        if not v0 <= t <= v1:
+            w = v1 - v0
+            self.set_view(t - 0.1 * w, t + 0.9 * w)
+
+    def handle(self, event: pygame.event.Event, rect: pygame.Rect, mouse: tuple[int, int]) -> bool:
+        """Wheel over the chart zooms around the mouse (shift or a sideways wheel pans); a drag
+        with the left button pans. True when the event was used (the caller then redraws)."""
+        plot = self.plot(rect)
+        if event.type == pygame.MOUSEWHEEL and rect.collidepoint(mouse):
+            w = self.view[1] - self.view[0]
+            if getattr(event, "x", 0) or pygame.key.get_mods() & pygame.KMOD_SHIFT:
+                self.pan(-(event.x or event.y) * w * 0.15)
+            elif event.y:
+                self.zoom(1.25**event.y, self.time_at(rect, mouse[0]))
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and plot.collidepoint(event.pos):
+            self._drag, self.dragged = (event.pos[0], self.view), False
+            return False
+        if event.type == pygame.MOUSEMOTION and self._drag is not None:
+            x0, (v0, v1) = self._drag
+            if abs(event.pos[0] - x0) > 4 and self.zoomed:
+                self.dragged = True
+            if self.dragged:
+                dt = (x0 - event.pos[0]) * (v1 - v0) / max(1, plot.w)
+                self.set_view(v0 + dt, v1 + dt)
+                return True
+            return False
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1 and self._drag is not None:
+            self._drag = None
+            return self.dragged
+        return False
 
     # -- geometry -----------------------------------------------------------------------
     def plot(self, rect: pygame.Rect) -> pygame.Rect:
-        return pygame.Rect(rect.x + LABEL_W, rect.y + 2, max(10, rect.w - LABEL_W - 8), rect.h - AXIS_H - 4)
+        return pygame.Rect(
+            rect.x + LABEL_W, rect.y + 2, max(10, rect.w - LABEL_W - 8), max(4, rect.h - AXIS_H - 4)
+        )
+
+    def lanes(self, rect: pygame.Rect) -> list[_Lane]:
+        """Agent lanes share what the fixed-height tracks leave; tracks shrink when space is short."""
+        plot = self.plot(rect)
+        n = max(1, len(self.agents))
+        tracks = (n if self.show_held else 0) + (len(self.stations) if self.show_stations else 0)
+        track_h = TRACK_H if tracks == 0 else max(3, min(TRACK_H, (plot.h - n * 14) // tracks))
+        lane_h = (plot.h - tracks * track_h) / n
+        out, y = [], float(plot.y)
+        for i, agent in enumerate(self.agents):
+            out.append(_Lane("agent", agent, self._strip(plot, y, lane_h, ROW_GAP), i))
+            y += lane_h
+            if self.show_held:
+                out.append(_Lane("held", agent, self._strip(plot, y - ROW_GAP / 2, track_h, 1), i))
+                y += track_h
+        if self.show_stations:
+            for k, station in enumerate(self.stations):
+                out.append(_Lane("station", station, self._strip(plot, y, track_h, 1), k))
+                y += track_h
+        return out
+
+    @staticmethod
+    def _strip(plot: pygame.Rect, y: float, h: float, gap: float) -> pygame.Rect:
+        return pygame.Rect(plot.x, round(y + gap / 2), plot.w, max(2, round(h - gap)))
 
     def row_rect(self, rect: pygame.Rect, i: int) -> pygame.Rect:
-        plot = self.plot(rect)
-        h = plot.h / max(1, len(self.agents))
-        return pygame.Rect(plot.x, round(plot.y + i * h + ROW_GAP / 2), plot.w, max(4, round(h - ROW_GAP)))
+        agent = self.agents[i]
+        return next(lane.rect for lane in self.lanes(rect) if lane.kind == "agent" and lane.name == agent)
 
     def x_of(self, rect: pygame.Rect, t: float) -> int:
         plot = self.plot(rect)
-        return plot.x + round(plot.w * min(max(t, 0.0), self.end) / self.end)
+        v0, v1 = self.view
+        return plot.x + round(plot.w * (min(max(t, 0.0), self.end) - v0) / (v1 - v0))
 
     def time_at(self, rect: pygame.Rect, x: int) -> float:
         plot = self.plot(rect)
-        return min(self.end, max(0.0, (x - plot.x) / plot.w * self.end))
+        v0, v1 = self.view
+        return min(self.end, max(0.0, v0 + (x - plot.x) / plot.w * (v1 - v0)))
 
     def span_rect(self, rect: pygame.Rect, row: pygame.Rect, span: ActionSpan) -> pygame.Rect:
         x0 = self.x_of(rect, span.start)
@@ -129,67 +272,133 @@ class Gantt:
             return pygame.Rect(x0 - 1, row.y, 3, row.h)
         return pygame.Rect(x0, row.y, x1 - x0, row.h)
 
+    def _visible(self, agent: str, t0: float, t1: float) -> range:
+        """Indexes into rows[agent] of the spans that overlap [t0, t1] (rejected ones included)."""
+        lo = bisect_left(self._ends[agent], t0)
+        hi = bisect_right(self._starts[agent], t1)
+        return range(lo, max(lo, hi))
+
     def span_at_pixel(self, rect: pygame.Rect, pos: tuple[int, int]) -> ActionSpan | None:
         """The action under pos; zero-length ticks win within 3 pixels, then the bar under pos."""
-        for i, agent in enumerate(self.agents):
-            row = self.row_rect(rect, i)
-            if not row.collidepoint(pos):
-                continue
-            best, best_d = None, 4
-            for span in self.rows[agent]:
-                r = self.span_rect(rect, row, span)
-                if r.w <= 3:
-                    d = abs(r.centerx - pos[0])
-                    if d < best_d:
-                        best, best_d = span, d
-            if best is not None:
-                return best
-            for span in self.rows[agent]:
-                if self.span_rect(rect, row, span).collidepoint(pos):
-                    return span
+        if not self.plot(rect).inflate(6, 0).collidepoint(pos):
+            return None
+        lane = next((ln for ln in self.lanes(rect) if ln.kind == "agent" and ln.rect.collidepoint(pos)), None)
+        if lane is None:
+            return None
+        spans = self.rows[lane.name]
+        visible = self._visible(lane.name, self.time_at(rect, pos[0] - 4), self.time_at(rect, pos[0] + 4))
+        best, best_d = None, 4
+        for i in visible:
+            r = self.span_rect(rect, lane.rect, spans[i])
+            if r.w <= 3 and abs(r.centerx - pos[0]) < best_d:
+                best, best_d = spans[i], abs(r.centerx - pos[0])
+        if best is not None:
+            return best
+        for i in visible:
+            if self.span_rect(rect, lane.rect, spans[i]).collidepoint(pos):
+                return spans[i]
         return None
+
+    def hit(self, rect: pygame.Rect, pos: tuple[int, int]) -> tuple[str, int] | None:
+        span = self.span_at_pixel(rect, pos)
+        return None if span is None else (span.agent, span.index)
+
+    def track_at_pixel(self, rect: pygame.Rect, pos: tuple[int, int]) -> tuple[str, str, Any] | None:
+        """(kind 'held' or 'station', name, item dict) of the track segment under pos."""
+        for lane in self.lanes(rect):
+            if lane.kind != "agent" and lane.rect.collidepoint(pos):
+                t = self.time_at(rect, pos[0])
+                for t0, t1, item in self.track(lane.kind, lane.name):
+                    if t0 <= t < t1 or t1 == t0 == t:
+                        return lane.kind, lane.name, item
+                return lane.kind, lane.name, None
+        return None
+
+    def track(self, kind: str, name: str) -> list:
+        key = (kind, name)
+        if key not in self._tracks:
+            make = held_track if kind == "held" else station_track
+            self._tracks[key] = make(self.timeline, name)
+        return self._tracks[key]
 
     # -- drawing ------------------------------------------------------------------------
     def draw(
-        self, surface: pygame.Surface, rect: pygame.Rect, t: float, hover: ActionSpan | None = None
+        self,
+        surface: pygame.Surface,
+        rect: pygame.Rect,
+        t: float,
+        hover: ActionSpan | None = None,
+        selected: ActionSpan | tuple[str, int] | None = None,
     ) -> None:
-        if self._cache is None or self._cache[0] != rect.size:
-            self._cache = (rect.size, self._render(rect.size))
+        key = (rect.size, self.view, self.show_held, self.show_stations)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, self._render(rect.size))
         surface.blit(self._cache[1], rect.topleft)
-        if hover is not None:
-            i = self.agents.index(hover.agent) if hover.agent in self.agents else -1
-            if i >= 0:
-                r = self.span_rect(rect, self.row_rect(rect, i), hover)
-                pygame.draw.rect(surface, (255, 255, 255), r.inflate(4, 4), 2)
+        clip = surface.get_clip()
+        surface.set_clip(self.plot(rect).inflate(6, 4).clip(clip) if clip else self.plot(rect).inflate(6, 4))
+        for span, colour in ((self._span(selected), SELECTED), (hover, (255, 255, 255))):
+            if span is not None and span.agent in self.agents:
+                r = self.span_rect(rect, self.row_rect(rect, self.agents.index(span.agent)), span)
+                pygame.draw.rect(surface, colour, r.inflate(4, 4), 2)
+        surface.set_clip(clip)
         self._draw_cursor(surface, rect, t)
+
+    def _span(self, which: ActionSpan | tuple[str, int] | None) -> ActionSpan | None:
+        if which is None or isinstance(which, ActionSpan):
+            return which
+        agent, index = which
+        return next((s for s in self.rows.get(agent, ()) if s.index == index), None)
 
     def _render(self, size: tuple[int, int]) -> pygame.Surface:
         rect = pygame.Rect((0, 0), size)
         img = pygame.Surface(size)
         img.fill(P.PANEL)
-        for i, agent in enumerate(self.agents):
-            row = self.row_rect(rect, i)
-            self._draw_row_background(img, row)
-            self._draw_label(img, pygame.Rect(4, row.y, LABEL_W - 8, row.h), i, agent)
-            if self.stop is not None and self.stop < self.end:
-                x = self.x_of(rect, self.stop)
-                pygame.draw.rect(img, NEVER_RAN, pygame.Rect(x, row.y, row.right - x, row.h))
-            ticks = []
-            for span in self.rows[agent]:
-                r = self.span_rect(rect, row, span)
-                if span.status == "rejected":
-                    ticks.append((span, r))
-                elif r.w <= 3:
-                    ticks.append((span, r))
-                else:
-                    self._draw_bar(img, r, span)
-            for span, r in ticks:
-                self._draw_tick(img, r, span)
-        if self.stop is not None and self.stop < self.end:
+        plot = self.plot(rect)
+        for lane in self.lanes(rect):
+            if lane.kind == "agent":
+                self._draw_lane(img, rect, lane)
+            else:
+                self._draw_track(img, rect, lane)
+        if self.stop is not None and self.view[0] <= self.stop <= self.view[1]:
             x = self.x_of(rect, self.stop)
-            pygame.draw.line(img, P.ERROR, (x, 0), (x, self.plot(rect).bottom), 2)
+            pygame.draw.line(img, P.ERROR, (x, plot.y), (x, plot.bottom), 2)
         self._draw_axis(img, rect)
         return img
+
+    def _draw_lane(self, img: pygame.Surface, rect: pygame.Rect, lane: _Lane) -> None:
+        row, agent = lane.rect, lane.name
+        self._draw_row_background(img, row)
+        self._draw_label(img, pygame.Rect(4, row.y, LABEL_W - 8, row.h), lane.index, agent)
+        clip = img.get_clip()
+        img.set_clip(row)
+        if self.stop is not None and self.stop < self.view[1]:
+            x = max(row.x, self.x_of(rect, self.stop))
+            pygame.draw.rect(img, NEVER_RAN, pygame.Rect(x, row.y, row.right - x, row.h))
+        spans = self.rows[agent]
+        visible = self._visible(agent, *self.view)
+        dense = len(visible) > row.w // 4
+        ticks, last_x = [], -10
+        for i in visible:
+            span = spans[i]
+            r = self.span_rect(rect, row, span)
+            if span.status == "rejected" or r.w <= 3:
+                ticks.append((span, r, i))
+            elif not dense or r.w > 1 or r.x != last_x:
+                self._draw_bar(img, r, span, dense)
+                last_x = r.x
+        for span, r, i in ticks:
+            room = self._room_after(rect, row, spans, i)
+            self._draw_tick(img, r, span, dense, room)
+        img.set_clip(clip)
+
+    def _room_after(self, rect: pygame.Rect, row: pygame.Rect, spans: list[ActionSpan], i: int) -> int:
+        """Free pixels to the right of a tick, up to the next tick or labelled bar."""
+        x = self.x_of(rect, spans[i].start)
+        for j in range(i + 1, min(len(spans), i + 40)):
+            nx = self.x_of(rect, spans[j].start)
+            if spans[j].end == spans[j].start or spans[j].action.get("action") != "MoveTo":
+                return nx - x - 4
+        return row.right - x - 4
 
     def _draw_row_background(self, img: pygame.Surface, row: pygame.Rect) -> None:
         pygame.draw.rect(img, IDLE, row)
@@ -201,69 +410,141 @@ class Gantt:
 
     def _draw_label(self, img: pygame.Surface, rect: pygame.Rect, i: int, agent: str) -> None:
         colour = P.agent_colour(i)
-        r = min(rect.h // 2 - 1, 10)
+        r = max(3, min(rect.h // 2 - 1, 10))
         centre = (rect.x + r + 1, rect.centery)
         pygame.draw.circle(img, colour, centre, r)
         blit_text(
             img, str(i + 1), centre, max(10, r * 2), P.text_colour_on(colour), bold=True, anchor="center"
         )
-        name = ellipsize(agent, rect.w - 2 * r - 6, 15)
-        blit_text(img, name, (rect.x + 2 * r + 6, rect.centery), 15, P.TEXT, anchor="midleft")
+        size = max(10, min(15, rect.h))
+        name = ellipsize(agent, rect.w - 2 * r - 6, size)
+        blit_text(img, name, (rect.x + 2 * r + 6, rect.centery), size, P.TEXT, anchor="midleft")
 
-    def _draw_bar(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan) -> None:
+    def _bar_text(self, span: ActionSpan) -> str:
+        if self.story is not None and span.action.get("action") == "Process":
+            return self.story.label(span.agent, span.index) or short_text(span.action)
+        return short_text(span.action)
+
+    def _draw_bar(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool = False) -> None:
         name = span.action.get("action", "")
         colour = P.ACTION_COLOURS.get(name, (120, 120, 120))
         pygame.draw.rect(img, colour, r)
-        if name == "Wait":  # stripes: waiting is planned, unlike idle time
+        if name == "Wait" and r.w > 6:  # stripes: waiting is planned, unlike idle time
             clip = img.get_clip()
-            img.set_clip(r)
+            img.set_clip(r.clip(clip))
             for x in range(r.x, r.right, 6):
                 pygame.draw.line(img, (185, 185, 185), (x, r.y), (x, r.bottom), 2)
             img.set_clip(clip)
-        pygame.draw.rect(img, (20, 20, 24), r, 1)
-        text = short_text(span.action)
+        if r.w > 4:
+            pygame.draw.rect(img, (20, 20, 24), r, 1)
+        text = self._bar_text(span)
         size = max(10, min(15, r.h - 4))
-        if text and font(size).size(text)[0] < r.w - 4:
+        if text and r.w > 20 and font(size).size(text)[0] < r.w - 4:
             blit_text(img, text, r.center, size, P.text_colour_on(colour), anchor="center")
         if span.status in ("failed", "cut"):
             pygame.draw.rect(img, P.ERROR, r, 3)
 
-    def _draw_tick(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan) -> None:
+    def _draw_tick(
+        self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool, room: int
+    ) -> None:
         if span.status == "rejected":
-            c, s = (r.centerx, r.centery), max(4, r.h // 3)
+            c, s = (r.centerx, r.centery), max(4, min(10, r.h // 3))
             pygame.draw.line(img, P.ERROR, (c[0] - s, c[1] - s), (c[0] + s, c[1] + s), 3)
             pygame.draw.line(img, P.ERROR, (c[0] - s, c[1] + s), (c[0] + s, c[1] - s), 3)
             return
         name = span.action.get("action", "")
-        colour = P.ACTION_COLOURS.get(name, (120, 120, 120))
-        if name == "Finish":
-            colour = (250, 250, 250)
-        pygame.draw.rect(img, (20, 20, 24), r.inflate(2, 0))
-        pygame.draw.rect(img, colour, r)
-        d = 4
-        top = (r.centerx, r.y + 1)
-        pygame.draw.polygon(
-            img,
-            colour,
-            [(top[0] - d, top[1] + d), (top[0], top[1]), (top[0] + d, top[1] + d), (top[0], top[1] + 2 * d)],
-        )
+        colour = (250, 250, 250) if name == "Finish" else P.ACTION_COLOURS.get(name, (120, 120, 120))
+        if dense:
+            pygame.draw.line(img, colour, (r.centerx, r.y), (r.centerx, r.bottom))
+        else:
+            pygame.draw.rect(img, (20, 20, 24), r.inflate(2, 0))
+            pygame.draw.rect(img, colour, r)
+            d, top = 4, (r.centerx, r.y + 1)
+            diamond = [(top[0] - d, top[1] + d), top, (top[0] + d, top[1] + d), (top[0], top[1] + 2 * d)]
+            pygame.draw.polygon(img, colour, diamond)
+            self._tick_label(img, r, span, room)
         if span.status == "failed":
             pygame.draw.rect(img, P.ERROR, r.inflate(4, 4), 2)
+
+    def _tick_label(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, room: int) -> None:
+        """What an Interact did, written beside its tick when there is room."""
+        if self.story is None or room < 24 or r.h < 12:
+            return
+        text = self.story.label(span.agent, span.index)
+        size = max(10, min(14, r.h // 2 + 2))
+        if text and font(size).size(text)[0] <= room:
+            y = r.y + r.h // 2 + (r.h // 4 if r.h >= 28 else 0)
+            blit_text(img, text, (r.right + 3, y), size, P.TEXT, anchor="midleft")
+
+    def _draw_track(self, img: pygame.Surface, rect: pygame.Rect, lane: _Lane) -> None:
+        row = lane.rect
+        pygame.draw.rect(img, (28, 29, 36), row)
+        if lane.kind == "station":
+            size = max(9, min(13, row.h + 1))
+            name = ellipsize(lane.name, LABEL_W - 10, size)
+            blit_text(img, name, (LABEL_W - 6, row.centery), size, P.TEXT_DIM, anchor="midright")
+        clip = img.get_clip()
+        img.set_clip(row)
+        v0, v1 = self.view
+        for t0, t1, item in self.track(lane.kind, lane.name):
+            if item is None or t1 < v0 or t0 > v1:
+                continue
+            x0, x1 = self.x_of(rect, t0), max(self.x_of(rect, t1), self.x_of(rect, t0) + 1)
+            seg = pygame.Rect(x0, row.y, x1 - x0, row.h)
+            colour = item_colour(item)
+            pygame.draw.rect(img, colour, seg)
+            text = _track_text(item)
+            size = max(9, min(13, row.h + 1))
+            if row.h >= 9 and seg.w > 30 and font(size).size(text)[0] < seg.w - 4:
+                blit_text(
+                    img, text, (seg.x + 3, seg.centery), size, P.text_colour_on(colour), anchor="midleft"
+                )
+        img.set_clip(clip)
 
     def _draw_axis(self, img: pygame.Surface, rect: pygame.Rect) -> None:
         plot = self.plot(rect)
         y = plot.bottom + 2
-        step = nice_step(self.end, plot.w)
-        k = 0
-        while k * step <= self.end + 1e-9:
-            x = self.x_of(rect, k * step)
-            pygame.draw.line(img, P.TEXT_DIM, (x, y), (x, y + 4))
-            blit_text(img, _num(k * step), (x, y + 4), 14, P.TEXT_DIM, anchor="midtop")
+        v0, v1 = self.view
+        step = nice_step(v1 - v0, plot.w)
+        k = int(v0 // step)
+        while k * step <= v1 + 1e-9:
+            if k * step >= v0 - 1e-9:
+                x = self.x_of(rect, k * step)
+                pygame.draw.line(img, P.TEXT_DIM, (x, y), (x, y + 4))
+                blit_text(img, _num(k * step), (x, y + 4), 14, P.TEXT_DIM, anchor="midtop")
             k += 1
+        if self.zoomed:
+            note = f"{_num(v0)}-{_num(v1)} of {_num(self.end)}"
+            blit_text(img, note, (4, y + 2), 13, P.TEXT_DIM)
 
     def _draw_cursor(self, surface: pygame.Surface, rect: pygame.Rect, t: float) -> None:
+        if not self.view[0] <= t <= self.view[1]:
+            return
         plot = self.plot(rect)
         x = self.x_of(rect, t)
         pygame.draw.line(surface, (0, 0, 0), (x + 1, plot.y), (x + 1, plot.bottom), 1)
         pygame.draw.line(surface, (255, 255, 255), (x, plot.y), (x, plot.bottom), 2)
         pygame.draw.polygon(surface, (255, 255, 255), [(x - 5, plot.y), (x + 5, plot.y), (x, plot.y + 6)])
+
+
+def _track_text(item: Mapping[str, Any]) -> str:
+    if item.get("kind") in ("plate", "pan", "pot"):
+        inside = [str(i.get("name")) for i in item.get("contents", ())]
+        return f"{item.get('kind')}: {', '.join(inside)}" if inside else str(item.get("kind"))
+    if item.get("kind") == "ingredient":
+        return f"{item.get('state')} {item.get('name')}"
+    return item_key(item) or ""
+
+
+def track_lines(kind: str, name: str, item: Mapping[str, Any] | None) -> list[str]:
+    """Tooltip for a track segment."""
+    verb = "holds" if kind == "held" else "has on it"
+    return [f"{name} {verb} {item_words(item)}"]
+
+
+def _running_max(values: list[float]) -> list[float]:
+    out, best = [], float("-inf")
+    for v in values:
+        best = max(best, v)
+        out.append(best)
+    return out

@@ -250,6 +250,48 @@ class QueuePanel:
         self.ran = {a: sum((a, k) in self.spans for k in range(len(plan.get(a, [])))) for a in self.agents}
         self._cache: tuple[Any, pygame.Surface] | None = None
         self._rows: dict[tuple, pygame.Surface] = {}
+        self.scroll: dict[str, int | None] = {a: None for a in self.agents}  # None: follow the clock
+        self._shown: dict[str, tuple[pygame.Rect, int]] = {}  # section rect, first row shown
+
+    def sections(self, rect: pygame.Rect) -> list[tuple[str, pygame.Rect]]:
+        n = max(1, len(self.agents))
+        h = rect.h // n
+        return [(a, pygame.Rect(rect.x, rect.y + i * h, rect.w, h)) for i, a in enumerate(self.agents)]
+
+    def _first_row(self, agent: str, section_h: int, t: float) -> int:
+        rows = max(1, (section_h - 26) // self.ROW_H)
+        n = len(self.plan.get(agent, []))
+        wanted = self.scroll.get(agent)
+        if wanted is None:
+            wanted = self.current_index(agent, t) - rows // 3
+        return max(0, min(wanted, n - rows))
+
+    def row_at(self, rect: pygame.Rect, pos: tuple[int, int], t: float) -> tuple[str, int] | None:
+        """(agent, action index) of the queue row under pos."""
+        for agent, sec in self.sections(rect):
+            if sec.collidepoint(pos) and pos[1] >= sec.y + 24:
+                k = self._first_row(agent, sec.h, t) + (pos[1] - sec.y - 24) // self.ROW_H
+                rows = max(1, (sec.h - 26) // self.ROW_H)
+                if k < len(self.plan.get(agent, [])) and (pos[1] - sec.y - 24) // self.ROW_H < rows:
+                    return agent, k
+        return None
+
+    def scroll_by(self, rect: pygame.Rect, pos: tuple[int, int], rows: int, t: float) -> bool:
+        """Scroll the section under pos by rows (the wheel); True when it moved."""
+        for agent, sec in self.sections(rect):
+            if sec.collidepoint(pos):
+                first = self._first_row(agent, sec.h, t)
+                self.scroll[agent] = max(0, first + rows)
+                return self._first_row(agent, sec.h, t) != first
+        return False
+
+    def follow(self) -> None:
+        """Back to following the clock (after a seek)."""
+        self.scroll = {a: None for a in self.agents}
+
+    def start_of(self, agent: str, index: int) -> float | None:
+        span = self.spans.get((agent, index))
+        return None if span is None else span.start
 
     def current_index(self, agent: str, t: float) -> int:
         """The index of the agent's latest action started at or before t (-1 before any)."""
@@ -273,6 +315,7 @@ class QueuePanel:
             rect.size,
             tuple(self.current_index(a, t) for a in self.agents),
             tuple(self.status(a, self.current_index(a, t), t) for a in self.agents),
+            tuple(self.scroll.values()),
         )
         if self._cache is None or self._cache[0] != key:
             self._cache = (key, self._render(rect.size, t))
@@ -294,8 +337,10 @@ class QueuePanel:
         header = f"{agent}  ({self.ran[agent]}/{len(actions)} ran)"
         blit_text(img, header, (rect.x + 10, rect.y + 2), 17, P.TEXT, bold=True)
         rows = max(1, (rect.h - 26) // self.ROW_H)
-        current = self.current_index(agent, t)
-        first = max(0, min(current - rows // 3, len(actions) - rows))
+        first = self._first_row(agent, rect.h, t)
+        if first > 0 or first + rows < len(actions):
+            more = f"{first + 1}-{min(len(actions), first + rows)}"
+            blit_text(img, more, (rect.right - 6, rect.y + 4), 14, P.TEXT_DIM, anchor="topright")
         y = rect.y + 24
         for k in range(first, min(len(actions), first + rows)):
             status = self.status(agent, k, t)
@@ -422,3 +467,218 @@ def draw_error_box(
             bold=(i == 0),
         )
     return h
+
+
+# -- why it failed --------------------------------------------------------------------------
+def draw_why_box(
+    surface: pygame.Surface, rect: pygame.Rect, diagnosis: Any, size: int = 15
+) -> tuple[int, pygame.Rect | None]:
+    """The unmet need and its causes under the error box, with a 'Go to cause' button.
+    Returns the height used and the button's rect (None when there is nothing to jump to)."""
+    if diagnosis is None:
+        return 0, None
+    lh = font(size).get_linesize()
+    lines: list[tuple[str, bool]] = []
+    for i, line in enumerate(diagnosis.lines()):
+        width = rect.w - 16 - (font(size, True).size(line)[0] - font(size).size(line)[0] if i == 0 else 0)
+        for k, part in enumerate(wrap(("Why: " if i == 1 else "") + line, width, size)):
+            lines.append((part, i == 0 and k == 0))
+    lines = lines[:8]
+    button_h = 26 if diagnosis.jump is not None else 0
+    h = len(lines) * lh + 12 + button_h
+    box = pygame.Rect(rect.x, rect.y, rect.w, min(h, rect.h))
+    pygame.draw.rect(surface, (52, 30, 30), box, border_radius=4)
+    pygame.draw.rect(surface, (150, 70, 60), box, 1, border_radius=4)
+    for i, (line, bold) in enumerate(lines):
+        blit_text(surface, line, (box.x + 8, box.y + 6 + i * lh), size, (255, 215, 205), bold=bold)
+    button = None
+    if diagnosis.jump is not None:
+        label = f"Go to cause (t = {num(diagnosis.jump)})"
+        w = font(size, True).size(label)[0] + 20
+        button = pygame.Rect(box.x + 8, box.bottom - button_h - 2, w, 22)
+        draw_chip(surface, button, label, active=True, size=size)
+    return box.h, button
+
+
+def draw_chip(
+    surface: pygame.Surface, rect: pygame.Rect, text: str, active: bool = False, size: int = 14
+) -> pygame.Rect:
+    """A small clickable label (filters, tabs, jump buttons)."""
+    fill = (78, 84, 104) if active else P.PANEL_LIGHT
+    pygame.draw.rect(surface, fill, rect, border_radius=4)
+    pygame.draw.rect(surface, (120, 124, 136), rect, 1, border_radius=4)
+    blit_text(
+        surface, ellipsize(text, rect.w - 8, size), rect.center, size, P.TEXT, bold=active, anchor="center"
+    )
+    return rect
+
+
+# -- event log --------------------------------------------------------------------------------
+class EventLog:
+    """Every state change as a sentence, following the clock; filter by agent and station,
+    click a row to seek, the wheel scrolls (and stops following until the next seek).
+
+        log = EventLog(story, agents, stations)
+        log.draw(surface, rect, t)
+        log.click(rect, pos) -> float | None     # the time to seek to, or None (a filter changed)
+        log.scroll_by(rows)
+    """
+
+    ROW_H = 19
+    HEAD_H = 30
+
+    def __init__(self, story: Any, agents: Sequence[str], stations: Sequence[str]):
+        self.story = story
+        self.agents = list(agents)
+        self.stations = [s for s in stations if any(e.station == s for e in story.events)]
+        self.agent: str | None = None
+        self.station: str | None = None
+        self.moves = False
+        self.top: int | None = None  # first row shown; None: follow the clock
+        self._rows_cache: tuple[Any, list] | None = None
+        self._chips: dict[str, pygame.Rect] = {}
+        self._cache: tuple[Any, pygame.Surface] | None = None
+
+    def rows(self) -> list[Any]:
+        key = (self.agent, self.station, self.moves)
+        if self._rows_cache is None or self._rows_cache[0] != key:
+            rows = [
+                e
+                for e in self.story.events
+                if (self.moves or e.kind != "move")
+                and (self.agent is None or e.agent == self.agent)
+                and (self.station is None or e.station == self.station)
+            ]
+            self._rows_cache = (key, rows)
+        return self._rows_cache[1]
+
+    def current(self, t: float) -> int:
+        """Index (in rows()) of the last event at or before t; -1 before the first."""
+        rows = self.rows()
+        lo, hi = 0, len(rows)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if rows[mid].time <= t + 1e-9:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo - 1
+
+    def visible_rows(self, rect: pygame.Rect) -> int:
+        return max(1, (rect.h - self.HEAD_H) // self.ROW_H)
+
+    def first_row(self, rect: pygame.Rect, t: float) -> int:
+        n, shown = len(self.rows()), self.visible_rows(rect)
+        top = self.top if self.top is not None else self.current(t) - shown * 2 // 3
+        return max(0, min(top, n - shown))
+
+    def scroll_by(self, rect: pygame.Rect, rows: int, t: float) -> None:
+        self.top = max(0, self.first_row(rect, t) + rows)
+
+    def follow(self) -> None:
+        self.top = None
+
+    def _chip_rects(self, rect: pygame.Rect) -> dict[str, pygame.Rect]:
+        w = (rect.w - 16) // 3
+        y = rect.y + 3
+        return {
+            "agent": pygame.Rect(rect.x + 2, y, w, 22),
+            "station": pygame.Rect(rect.x + 8 + w, y, w, 22),
+            "moves": pygame.Rect(rect.x + 14 + 2 * w, y, rect.w - 16 - 2 * w, 22),
+        }
+
+    def click(self, rect: pygame.Rect, pos: tuple[int, int], t: float) -> float | None:
+        for name, chip in self._chip_rects(rect).items():
+            if chip.collidepoint(pos):
+                self._cycle(name)
+                return None
+        if pos[1] < rect.y + self.HEAD_H or not rect.collidepoint(pos):
+            return None
+        k = self.first_row(rect, t) + (pos[1] - rect.y - self.HEAD_H) // self.ROW_H
+        rows = self.rows()
+        return rows[k].time if 0 <= k < len(rows) else None
+
+    def _cycle(self, name: str) -> None:
+        if name == "moves":
+            self.moves = not self.moves
+        else:
+            options = [None, *(self.agents if name == "agent" else self.stations)]
+            now = getattr(self, name)
+            setattr(self, name, options[(options.index(now) + 1) % len(options)])
+        self.top = None
+
+    def draw(self, surface: pygame.Surface, rect: pygame.Rect, t: float) -> None:
+        current = self.current(t)
+        first = self.first_row(rect, t)
+        key = (rect.size, current, first, self.agent, self.station, self.moves)
+        if self._cache is None or self._cache[0] != key:
+            self._cache = (key, self._render(rect.size, current, first))
+        surface.blit(self._cache[1], rect.topleft)
+
+    def _render(self, size: tuple[int, int], current: int, first: int) -> pygame.Surface:
+        img = pygame.Surface(size)
+        img.fill(P.PANEL)
+        local = pygame.Rect((0, 0), size)
+        chips = self._chip_rects(local)
+        draw_chip(img, chips["agent"], f"agent: {self.agent or 'all'}", self.agent is not None)
+        draw_chip(img, chips["station"], f"station: {self.station or 'all'}", self.station is not None)
+        draw_chip(img, chips["moves"], "moves: on" if self.moves else "moves: off", self.moves)
+        rows = self.rows()
+        if not rows:
+            blit_text(img, "no events for this filter", (8, self.HEAD_H + 4), 15, P.TEXT_DIM)
+        y = self.HEAD_H
+        for k in range(first, min(len(rows), first + self.visible_rows(local))):
+            e = rows[k]
+            r = pygame.Rect(2, y, size[0] - 4, self.ROW_H - 1)
+            colour = P.TEXT if k <= current else P.TEXT_DIM
+            if e.is_error:
+                pygame.draw.rect(img, (110, 28, 26), r, border_radius=3)
+                colour = (255, 225, 220)
+            elif k == current:
+                pygame.draw.rect(img, (60, 66, 84), r, border_radius=3)
+            elif e.agent is None:
+                colour = (150, 200, 160) if k <= current else (100, 130, 110)
+            stamp = blit_text(img, f"{num(e.time):>5}", (r.x + 4, r.y + 2), 15, P.TEXT_DIM)
+            blit_text(img, ellipsize(e.text, r.w - stamp.w - 14, 15), (stamp.right + 8, r.y + 2), 15, colour)
+            y += self.ROW_H
+        return img
+
+    def tooltip(self, rect: pygame.Rect, pos: tuple[int, int], t: float) -> list[str]:
+        if not rect.collidepoint(pos) or pos[1] < rect.y + self.HEAD_H:
+            return []
+        k = self.first_row(rect, t) + (pos[1] - rect.y - self.HEAD_H) // self.ROW_H
+        rows = self.rows()
+        if not 0 <= k < len(rows):
+            return []
+        return wrap(rows[k].sentence(), 520, 16) + ["click: go to this moment"]
+
+
+# -- help overlay ----------------------------------------------------------------------------
+def draw_help(surface: pygame.Surface, title: str, rows: Sequence[tuple[str, str]]) -> None:
+    """A dimmed screen with the controls in two columns; any key or click closes it."""
+    shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+    shade.fill((0, 0, 0, 170))
+    surface.blit(shade, (0, 0))
+    size = 17 if surface.get_height() >= 760 else 15
+    lh = font(size).get_linesize() + 3
+    keys_w = max(font(size, True).size(k)[0] for k, _ in rows) + 24
+    text_w = min(surface.get_width() - keys_w - 80, max(font(size).size(t)[0] for _, t in rows) + 8)
+    box = pygame.Rect(0, 0, keys_w + text_w + 40, len(rows) * lh + 70)
+    box.center = surface.get_rect().center
+    box.clamp_ip(surface.get_rect())
+    pygame.draw.rect(surface, (28, 30, 38), box, border_radius=8)
+    pygame.draw.rect(surface, (120, 124, 136), box, 1, border_radius=8)
+    blit_text(surface, title, (box.x + 20, box.y + 14), size + 5, P.TEXT, bold=True)
+    y = box.y + 50
+    for keys, text in rows:
+        blit_text(surface, keys, (box.x + 20, y), size, (255, 220, 120), bold=True)
+        blit_text(surface, ellipsize(text, text_w, size), (box.x + 20 + keys_w, y), size, P.TEXT)
+        y += lh
+    blit_text(
+        surface,
+        "F1, Escape or a click closes this",
+        (box.right - 16, box.y + 18),
+        14,
+        P.TEXT_DIM,
+        anchor="topright",
+    )

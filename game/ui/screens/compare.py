@@ -205,7 +205,7 @@ class CompareScreen(TimelineScreen):
                 return span
         return None
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def render(self, surface: pygame.Surface) -> None:
         surface.fill((24, 25, 31))
         header = self.rects["header"]
         pygame.draw.rect(surface, P.PANEL_LIGHT, header)
