@@ -224,6 +224,8 @@ class PlayScreen:
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.pointer.release(event.pos)
         elif event.type == pygame.MOUSEWHEEL and self.mouse is not None:
+            if self.timeline.zoom(event, self.mouse):
+                return
             if self.layout.queues.collidepoint(self.mouse):
                 self.queues.wheel(self.shown, self.mouse[0], event.y)
 
@@ -325,6 +327,7 @@ class PlayScreen:
             if index is not None:
                 self.queues.keep_visible(agent, index)
         self.show_insertion()
+        self.timeline.follow(self.clock.t)
 
     def show_insertion(self) -> None:
         ed = self.shown

@@ -1,9 +1,10 @@
 """The play window's timeline: one lane per agent, each action a bar at its engine times.
 
-Built on the shared Gantt renderer (game/ui/render/gantt.py). On top of it: the selected action
-and the insertion point of the selected agent, the same-instant meetings (who goes first), and a
-Wait whose end is being dragged. Mouse: click a bar to select that action, drag the right end of
-a Wait to change its length, click an empty part of a lane to move the time cursor there."""
+Built on the shared Gantt renderer (game/ui/render/gantt.py) and the engine's event sentences
+(game/engine/narration.py), as the replay viewer is. On top of it: the insertion point of the
+selected agent, the same-instant meetings (who goes first, numbered), and a Wait whose end is
+being dragged. Mouse: click a bar to select that action, drag the right end of a Wait to change
+its length, click or drag an empty part of a lane to move the time cursor, wheel to zoom."""
 
 from __future__ import annotations
 
@@ -12,12 +13,13 @@ from dataclasses import dataclass
 import pygame
 
 from game.engine import ActionSpan, Level
+from game.engine.narration import Narration, narrate
 from game.ui.editor import PlanEditor
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, span_lines
 from game.ui.render.text import blit_text
 
-from . import instant, narrate
+from . import instant
 
 GRAB_PX = 6  # how close to a Wait's right end a press starts a drag
 INSERT = (255, 255, 255)
@@ -39,6 +41,7 @@ class TimelineView:
         self.rect = pygame.Rect(0, 0, 10, 10)
         self.gantt: Gantt | None = None
         self.meetings: list[instant.Meeting] = []
+        self.story: Narration | None = None
         self.drag: Drag | None = None
         self._revision = -1
 
@@ -50,8 +53,22 @@ class TimelineView:
         self._revision = key
         r = editor.result
         stop = r.error_detail.time if r.error_detail is not None else None
-        self.gantt = Gantt(r.timeline, self.agents, end=max(r.time, 1.0), stop=stop)
+        old = self.gantt
+        self.story = narrate(self.level, r.timeline, editor.rules, error=r.error_detail)
+        self.gantt = Gantt(r.timeline, self.agents, end=max(r.time, 1.0), stop=stop, story=self.story)
+        if old is not None and old.zoomed:  # an edit keeps the zoom
+            self.gantt.set_view(*old.view)
         self.meetings = instant.meetings(r.timeline, self.agents)
+
+    def zoom(self, event: pygame.event.Event, mouse: tuple[int, int]) -> bool:
+        """The wheel over the timeline zooms around the mouse (shift pans); True when used."""
+        if self.gantt is None or event.type != pygame.MOUSEWHEEL or not self.rect.collidepoint(mouse):
+            return False
+        return self.gantt.handle(event, self.rect, mouse)
+
+    def follow(self, t: float) -> None:
+        if self.gantt is not None and self.gantt.zoomed:
+            self.gantt.follow(t)
 
     # -- hit-testing ------------------------------------------------------------------------
     def span_at(self, pos: tuple[int, int]) -> ActionSpan | None:
@@ -75,12 +92,14 @@ class TimelineView:
         agent = self.lane_at(pos)
         if agent is None or self.gantt is None:
             return None
+        best, best_d = None, GRAB_PX + 1
         for span in self.gantt.rows[agent]:
             if span.action.get("action") != "Wait" or span.status == "rejected":
                 continue
-            if abs(self.gantt.x_of(self.rect, span.end) - pos[0]) <= GRAB_PX:
-                return span
-        return None
+            d = abs(self.gantt.x_of(self.rect, span.end) - pos[0])
+            if d < best_d:
+                best, best_d = span, d
+        return best
 
     # -- dragging a Wait -----------------------------------------------------------------------
     def start_drag(self, span: ActionSpan) -> None:
@@ -95,11 +114,15 @@ class TimelineView:
         g = self.gantt
         if g is None:
             return
-        g.draw(surface, self.rect, t, hover)
+        selected = (editor.agent, editor.selected) if editor.selected is not None else None
+        g.draw(surface, self.rect, t, hover, selected)
+        clip = surface.get_clip()
+        surface.set_clip(g.plot(self.rect).inflate(8, 8))
         self._draw_selection(surface, editor)
         self._draw_meetings(surface)
         if self.drag is not None:
             self._draw_drag(surface)
+        surface.set_clip(clip)
 
     def _lane(self, agent: str) -> pygame.Rect:
         assert self.gantt is not None
@@ -149,8 +172,7 @@ class TimelineView:
 
     # -- hover text ----------------------------------------------------------------------------
     def tooltip(self, editor: PlanEditor, span: ActionSpan) -> list[str]:
-        lines = span_lines(span)
-        lines.insert(1, f"{span.agent} {narrate.sentence(editor.result.timeline, span)}")
+        lines = span_lines(span, self.story)
         for meeting in self.meetings:
             if span.agent in meeting.agents and meeting.t in (span.start, span.end):
                 order = meeting.agents
