@@ -717,10 +717,10 @@ class PlayScreen:
                 f"Wait for: {self.prompt.text or '0'}_   (type a number, +/- adjust, Enter queues it, Esc cancels)",
                 panels.NEXT,
             )
-        if self.message_left > 0:
-            return self.message, P.ERROR if self.message_error else P.TEXT
         tile = self.kitchen.tile_at(self.mouse) if self._pointer_free() else None
-        if tile is not None:
+        if self.message_left > 0 and (self.message_error or tile is None):
+            return self.message, P.ERROR if self.message_error else P.TEXT
+        if tile is not None:  # what a click does here, and where it goes in the queue
             return click_hint(self.shown, tile), P.TEXT_DIM
         return insertion_text(
             self.shown

@@ -55,7 +55,8 @@ class TimelineView:
         stop = r.error_detail.time if r.error_detail is not None else None
         old = self.gantt
         self.story = narrate(self.level, r.timeline, editor.rules, error=r.error_detail)
-        self.gantt = Gantt(r.timeline, self.agents, end=max(r.time, 1.0), stop=stop, story=self.story)
+        room = max(4.0, 0.1 * r.time)  # past the plan's end: room to drag a Wait longer
+        self.gantt = Gantt(r.timeline, self.agents, end=r.time + room, stop=stop, story=self.story)
         if old is not None and old.zoomed:  # an edit keeps the zoom
             self.gantt.set_view(*old.view)
         self.meetings = instant.meetings(r.timeline, self.agents)

@@ -1,0 +1,305 @@
+"""The play window's timeline, same-instant order, insertion point, dialogs, autosave restore and
+the idle loop, driven through real events and the app's own loop."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_editor import salad_level
+from test_play import SIZE, Driver, serve_first_salad, tutorial
+
+from game.engine import Action
+from game.ui import store
+from game.ui.editor import PlanEditor
+from game.ui.play import PlayScreen, instant
+from game.ui.play.help import HELP, SAME_INSTANT_RULE
+from game.ui.play.status import error_text
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "data"))
+    monkeypatch.setenv(store.ENV_REPLAYS, str(tmp_path / "replays"))
+    return tmp_path
+
+
+def meeting_plan(split_wait: bool) -> dict:
+    """agent1 chops lettuce on chopping_board1 from 4 to 8; agent2 waits beside the board and
+    takes from it at 8. With one Wait (begun at 3) agent2 acts first at t = 8; split in two (the
+    second begun at 4, like agent1's Process) the tie goes to agent1, in map order."""
+    waits = (
+        [Action("Wait", duration=1), Action("Wait", duration=4)]
+        if split_wait
+        else [Action("Wait", duration=5)]
+    )
+    return {
+        "agent1": [
+            Action("Interact", "dispenser1"),
+            Action("Wait", duration=2),
+            Action("MoveTo", (3, 1)),
+            Action("Interact", "chopping_board1"),
+            Action("Process", "chopping_board1"),
+        ],
+        "agent2": [Action("MoveTo", (3, 1)), *waits, Action("Interact", "chopping_board1")],
+    }
+
+
+def bar_centre(screen: PlayScreen, agent: str, index: int) -> tuple[int, int]:
+    tl = screen.timeline
+    span = screen.shown.span(agent, index)
+    lane = tl.gantt.row_rect(tl.rect, screen.level.agent_names.index(agent))
+    return tl.gantt.span_rect(tl.rect, lane, span).center
+
+
+def drag(d: Driver, start: tuple[int, int], end: tuple[int, int]) -> None:
+    d.post(pygame.MOUSEMOTION, pos=start, rel=(0, 0), buttons=(0, 0, 0))
+    d.post(pygame.MOUSEBUTTONDOWN, pos=start, button=1)
+    d.step()
+    for k in range(1, 5):
+        x = start[0] + (end[0] - start[0]) * k // 4
+        d.post(pygame.MOUSEMOTION, pos=(x, end[1]), rel=(0, 0), buttons=(1, 0, 0))
+        d.step()
+    d.post(pygame.MOUSEBUTTONUP, pos=end, button=1)
+    d.step()
+
+
+def test_clicking_a_bar_selects_that_action_as_the_insertion_point():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    for tile in ((2, 1), (3, 2), (4, 2), (5, 2)):
+        d.click_tile(tile)
+    ed = d.screen.editor
+    d.key(pygame.K_2, unicode="2")
+    assert ed.agent == "agent2"
+    d.click_at(bar_centre(d.screen, "agent1", 1))  # agent1's MoveTo(3, 2) on the timeline
+    assert ed.agent == "agent1" and ed.selected == 1
+    assert d.screen.clock.t == ed.span("agent1", 1).start
+    d.click_station("dispenser1", button=1)  # goes in before action 1, walking back first
+    assert [a.name for a in ed.queues["agent1"]][:3] == ["MoveTo", "MoveTo", "Interact"]
+    assert ed.queues["agent1"][-1] == Action("MoveTo", (5, 2))
+
+
+def test_dragging_the_end_of_a_wait_changes_its_length_in_one_undo_step():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_tile((2, 1))
+    d.key(pygame.K_w, unicode="w")
+    d.key(pygame.K_3, unicode="3")
+    d.key(pygame.K_RETURN)
+    d.click_tile((2, 2))
+    ed, tl = d.screen.editor, d.screen.timeline
+    wait = ed.span("agent1", 1)
+    assert (wait.start, wait.end) == (1, 4)
+    lane = tl.gantt.row_rect(tl.rect, 0)
+    start = (tl.gantt.x_of(tl.rect, wait.end), lane.centery)
+    end = (tl.gantt.x_of(tl.rect, wait.start + 6), lane.centery)
+    drag(d, start, end)
+    assert ed.queues["agent1"][1] == Action("Wait", duration=6)
+    assert ed.span("agent1", 2).start == 7 and ed.result.time == 8
+    d.key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    assert ed.queues["agent1"][1] == Action("Wait", duration=3)
+
+
+def test_dragging_the_timeline_background_moves_the_time_cursor_and_keeps_rows_in_view():
+    level = salad_level()
+    plan = {"agent1": [Action("MoveTo", (x, 1 + x % 3)) for x in (1, 2, 3, 4, 5)] * 8}
+    d = Driver(lambda: PlayScreen(level, plan, size=SIZE, restore=False))
+    screen = d.screen
+    screen.editor.select_action(None, "agent1")
+    tl = screen.timeline
+    lane = tl.gantt.row_rect(tl.rect, 1)  # agent2's lane is empty: background
+    x0, x1 = tl.gantt.x_of(tl.rect, 1), tl.gantt.x_of(tl.rect, screen.clock.end - 1)
+    screen.queues.scroll["agent1"] = 0
+    drag(d, (x0, lane.centery), (x1, lane.centery))
+    assert screen.clock.t == pytest.approx(tl.time_at(x1), abs=0.01)
+    running = screen.editor.result.timeline.span_at("agent1", screen.clock.t).index
+    rows = [r.index for r in screen.rows if r.agent == "agent1" and r.index is not None]
+    assert running in rows or screen.editor.insertion_index() in rows
+
+
+def test_same_instant_order_is_explained_in_the_error_the_tooltip_and_the_help():
+    level = salad_level()
+    d = Driver(lambda: PlayScreen(level, meeting_plan(False), size=SIZE, restore=False))
+    ed = d.screen.editor
+    assert ed.error.kind == "station_in_use" and ed.error.time == 8
+    text = error_text(ed)
+    assert "at t = 8 agent2 is handled before agent1" in text.lower()
+    assert "its action began at t = 3, agent1's at t = 4" in text
+    # the timeline marks the meeting and its tooltip tells the order
+    meeting = d.screen.timeline.meetings[0]
+    assert (meeting.t, meeting.station, meeting.agents) == (8, "chopping_board1", ["agent2", "agent1"])
+    span = ed.span("agent1", 4)
+    lines = d.screen.timeline.tooltip(ed, span)
+    assert any("agent2 is handled before agent1" in line for line in lines)
+    d.post(pygame.MOUSEMOTION, pos=bar_centre(d.screen, "agent1", 4), rel=(0, 0), buttons=(0, 0, 0))
+    d.step()
+    assert d.screen.timeline.span_at(d.screen.mouse) == span
+    d.key(pygame.K_F1)
+    assert d.screen.show_help and any(what == SAME_INSTANT_RULE for _, keys in HELP for _, what in keys)
+    # the same plan with the Wait split: both actions began at 4, the tie goes to agent1 first
+    fine = PlanEditor(level, meeting_plan(True))
+    assert fine.error is None
+    turns = instant.turns_at(fine.result.timeline, level.agent_names, 8)
+    assert [t.agent for t in turns] == ["agent1", "agent2"]
+    sentence = instant.order_sentence(turns[0], turns[1], 8)
+    assert (
+        sentence
+        == "at t = 8 agent1 is handled before agent2: both actions began at t = 4, and ties go in map order"
+    )
+
+
+def test_switching_agents_returns_to_appending_and_the_hint_names_the_insertion_point():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    for tile in ((2, 1), (3, 1), (4, 1)):
+        d.click_tile(tile)
+    ed = d.screen.editor
+    row = next(r for r in d.screen.rows if r.agent == "agent1" and r.index == 1)
+    d.click_at(row.rect.center)
+    assert ed.selected == 1
+    d.post(pygame.MOUSEMOTION, pos=d.tile_pixel((5, 3)), rel=(0, 0), buttons=(0, 0, 0))
+    d.step()
+    assert "agent1 before action 1 MoveTo(5, 3)" in d.screen._hint()[0]
+    d.key(pygame.K_2, unicode="2")
+    d.key(pygame.K_1, unicode="1")
+    assert ed.agent == "agent1" and ed.selected is None
+    d.click_tile((5, 3))
+    assert ed.queues["agent1"][-1] == Action("MoveTo", (5, 3))
+
+
+def test_tooltips_leave_with_the_mouse():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    at = d.tile_pixel((3, 2))
+    d.post(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0))
+    d.step()
+    probe = (at[0] + 24, at[1] + 24)
+    assert d.pixel(probe) == (250, 248, 235)  # the tooltip's paper colour
+    d.post(pygame.WINDOWLEAVE)
+    d.step()
+    assert d.screen.mouse is None and d.pixel(probe) != (250, 248, 235)
+
+
+def test_reopening_restores_the_autosave_with_a_notice_and_its_undo_history():
+    level = salad_level()
+    d = Driver(lambda: PlayScreen(level, size=SIZE))
+    for tile in ((2, 1), (3, 2), (4, 2)):
+        d.click_tile(tile)
+    before_last = d.screen.editor.plan["agent1"][:2]
+    d.post(pygame.QUIT)
+    assert not d.app.step(1 / 60)
+    again = Driver(lambda: PlayScreen(level, size=SIZE))
+    ed = again.screen.editor
+    assert len(ed.queues["agent1"]) == 3
+    assert "Restored your autosaved plan: 3 actions, with its undo history" in again.screen.message
+    again.key(pygame.K_z, mod=pygame.KMOD_CTRL)
+    assert ed.plan["agent1"] == before_last
+
+
+def test_the_result_card_is_the_same_every_time_it_appears():
+    d = Driver(lambda: PlayScreen(tutorial(1), size=SIZE))
+    serve_first_salad(d)
+    play = d.screen
+    first = play.card
+    buttons = list(play.card_buttons)
+    assert first.replay is not None and any(str(first.replay) in n for n in first.notes)
+    d.click_button(play.card_buttons["watch"])
+    assert play.card is None and play.playing
+    d.step(200, dt=0.25)
+    assert play.card is first and list(play.card_buttons) == buttons
+
+
+def test_dialogs_confirm_with_enter_cancel_with_escape_and_open_a_typed_path(data_home):
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_station("dispenser1")
+    plan = d.screen.editor.plan
+    d.key(pygame.K_s, mod=pygame.KMOD_CTRL)
+    assert d.screen.dialog_open
+    d.key(pygame.K_RETURN)
+    path = d.screen.plan_path
+    assert not d.screen.dialog_open and path is not None and path.is_file()
+    d.key(pygame.K_DELETE)
+    d.key(pygame.K_o, mod=pygame.KMOD_CTRL)
+    assert d.screen.dialog_open
+    d.key(pygame.K_ESCAPE)
+    assert not d.screen.dialog_open and d.screen.editor.action_count == 0
+    d.key(pygame.K_o, mod=pygame.KMOD_CTRL)
+    d.screen.dialog.file_path_text_line.set_text(str(path))
+    d.step()
+    assert d.screen.dialog.ok_button.is_enabled  # a typed path is enough
+    d.key(pygame.K_RETURN)
+    assert not d.screen.dialog_open and d.screen.editor.plan == plan
+
+
+def test_open_accepts_a_double_click_on_a_file(data_home):
+    import pygame_gui
+
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_station("dispenser1")
+    plan = d.screen.editor.plan
+    d.screen.save()
+    d.key(pygame.K_RETURN)
+    d.key(pygame.K_DELETE)
+    d.key(pygame.K_o, mod=pygame.KMOD_CTRL)
+    dialog = d.screen.dialog
+    name = d.screen.plan_path.name
+    d.post(
+        pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION,
+        text=name,
+        ui_element=dialog.file_selection_list,
+    )
+    d.step()
+    assert not d.screen.dialog_open and d.screen.editor.plan == plan
+
+
+def test_an_idle_window_is_not_redrawn_and_input_redraws_it():
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    app = d.app
+    app.last_input = 0.0  # long ago
+    d.step()  # a frame with dt given (tests) is drawn; let the screen settle
+    pygame.event.clear()
+    drawn = app.frames
+    for _ in range(3):
+        app.step()  # no input: the loop sleeps and draws nothing
+    assert app.frames == drawn
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(0, 0), buttons=(0, 0, 0)))
+    app.step()
+    assert app.frames == drawn + 1
+    d.screen.toggle_play()  # playing: every frame is drawn without input
+    app.last_input = 0.0
+    app.step()
+    assert app.frames == drawn + 2
+
+
+def test_editor_history_round_trips_and_refuses_what_does_not_fit():
+    level = salad_level()
+    ed = PlanEditor(level)
+    ed.queue_move((2, 1))
+    ed.queue_wait(2)
+    ed.undo()
+    data = ed.history()
+    other = PlanEditor(level, ed.plan)
+    assert other.load_history(data) and other.can_undo and other.can_redo
+    other.redo()
+    assert other.queues["agent1"] == [Action("MoveTo", (2, 1)), Action("Wait", duration=2)]
+    bad = dict(data, undo=[{"queues": [[99], []], "agent": "agent1", "cursor": [None, None]}])
+    fresh = PlanEditor(level)
+    assert not fresh.load_history(bad) and not fresh.can_undo
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers(-3, 5) | st.text(max_size=4),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(["agents", "actions", "undo", "redo", "queues", "agent", "cursor"]),
+                inner,
+                max_size=4,
+            )
+        ),
+        max_leaves=12,
+    )
+)
+def test_a_damaged_history_never_raises(data):
+    ed = PlanEditor(salad_level())
+    assert ed.load_history(data) in (True, False)
