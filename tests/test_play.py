@@ -14,7 +14,7 @@ from game.replay import load_replay
 from game.ui import store
 from game.ui.app import App
 from game.ui.play import PlayOptions, PlayScreen
-from game.ui.play.screen import replay_viewer_available
+from game.ui.play.finish import replay_viewer_available
 from game.ui.render.palette import agent_colour
 
 SIZE = (1440, 900)

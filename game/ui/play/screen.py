@@ -27,10 +27,11 @@ from game.ui.render.text import blit_text, ellipsize
 
 from . import history
 from .autosave import Autosaver
-from .card import Card, CardView, build_card
+from .card import Card, CardView
 from .clock import PlayClock
 from .dialogs import FileDialog
 from .files import PlanFiles
+from .finish import Results
 from .help import HELP
 from .keys import CTRL_KEYS, KEYS, WaitPrompt, is_help_key
 from .kitchen_view import KitchenView, click_hint
@@ -49,22 +50,6 @@ THEME = Path(__file__).resolve().parents[1] / "theme.json"
 BG = (24, 25, 31)
 PROGRESS = (86, 180, 233)
 Back = Any  # a screen, a function that makes one, or None (the Levels button then closes the window)
-
-
-def replay_viewer_available() -> bool:
-    import importlib.util
-
-    try:
-        spec = importlib.util.find_spec("game.ui.screens.replay")
-    except (ImportError, ValueError):
-        return False
-    return spec is not None and spec.origin is not None
-
-
-def open_replay_screen(replay: Any, back: Any) -> Any:
-    from game.ui.screens.replay import ReplayScreen
-
-    return ReplayScreen(replay, back=back)
 
 
 class PlayScreen:
@@ -94,7 +79,6 @@ class PlayScreen:
         self.show_help = False
         self.notice: tuple[str, list[str]] | None = None
         self.message, self.message_error, self.message_left = "", False, 0.0
-        self.cards: dict[str, Card] = {}  # finished plan -> its card, shown the same every time
         self._next: Any = self
         self._dirty = True
         surface = pygame.display.get_surface()
@@ -111,13 +95,14 @@ class PlayScreen:
         self.autosave_error = ""
         self.pointer = Pointer(self)
         self.planner_flow = PlannerFlow(self)
+        self.results = Results(self)
         self.layout = Layout.for_size(self.size, len(level.agent_names))
         self.resize(self.size)
         if restored:
             self._restore(restored)
         self.refresh()
         if self.editor.result.done:
-            self.cards[self._fingerprint()] = self._card_for(None, None)
+            self.cards[self.fingerprint()] = self.results.card_for(None, None)
 
     def _hidden_buttons(self) -> list[str]:
         hidden = []
@@ -334,7 +319,7 @@ class PlayScreen:
         self.queues.keep_visible(ed.agent, ed.insertion_index())
 
     def _reached_end(self) -> None:
-        card = self.cards.get(self._fingerprint())
+        card = self.cards.get(self.fingerprint())
         if self.viewing is None and self.editor.result.done and card is not None and self.card is None:
             self.open_card(card)
 
@@ -373,7 +358,7 @@ class PlayScreen:
         self._autosave()
         self.options.tell(what)
         if self.editor.result.done:
-            self._finish()
+            self.results.finish()
 
     def refresh(self) -> None:
         self.clock.set_end(self.shown.result.time)
@@ -459,92 +444,23 @@ class PlayScreen:
     def _autosave_failed(self, text: str) -> None:
         self.autosave_error = text  # from the writer thread; shown by the next update
 
-    def _fingerprint(self) -> str:
+    def fingerprint(self) -> str:
         return repr(sorted(self.editor.plan_dict().items()))
 
-    # -- finishing -------------------------------------------------------------------------------------------
-    def _finish(self) -> None:
-        """Every order served without error: save the replay, score it, show the card (once per plan)."""
-        key = self._fingerprint()
-        if key in self.cards:
-            return
-        replay, notes, previous = None, [], store.best_time(self.level)
-        if self.options.record_scores:
-            try:
-                replay = store.save_play_replay(self.level, self.editor.plan, self.editor.result)
-                notes.append(f"Replay saved to {replay}")
-            except OSError as e:
-                notes.append(f"The replay could not be saved: {e}")
-            try:
-                store.record_score(self.level, self.editor.result, replay)
-            except OSError as e:
-                notes.append(f"The scoreboard could not be written: {e}")
-        card = self._card_for(replay, previous)
-        card.notes = notes + card.notes
-        self.cards[key] = card
-        self.options.tell("finish")
-        self.open_card(card)
-
-    def _card_for(self, replay: Path | None, previous: float | None) -> Card:
-        planner = self.options.planner and strong.solver_available()
-        return build_card(self.level, self.editor.result, replay, previous, planner)
+    # -- finishing (finish.Results) ---------------------------------------------------------------------
+    @property
+    def cards(self) -> dict[str, Card]:
+        return self.results.cards
 
     def open_card(self, card: Card) -> None:
-        allowed = {"watch", "keep", "back"}
-        if card.replay is not None and replay_viewer_available() and self.options.viewer:
-            allowed.add("viewer")
-        if self.options.files:
-            allowed.add("export")
-        if self.options.planner and strong.solver_available():
-            allowed.add("strong")
-        if card.title.startswith("Built-in planner"):
-            allowed = (
-                {"view", "viewer", "keep"}
-                if replay_viewer_available() and self.options.viewer
-                else {"view", "keep"}
-            )
-        self.clock.playing = False
-        self.card_view.open(card, self.size, allowed)
+        self.results.open_card(card)
 
     def close_card(self) -> None:
         self.card_view.close()
 
-    def _on_card_button(self, name: str) -> None:
-        card = self.card
-        self.close_card()
-        if name == "watch":
-            self.clock.t, self.clock.playing = 0.0, True
-            self.options.tell("preview")
-        elif name == "viewer" and card is not None:
-            self._open_viewer(card)
-        elif name == "export":
-            self.export()
-        elif name == "strong":
-            self.strong_plan()
-        elif name == "view":
-            self.view_planner_plan()
-        elif name == "back":
-            self.go_back()
-
-    def _open_viewer(self, card: Card) -> None:
-        from game.replay import Replay, ReplayError, load_replay
-
-        try:
-            if card.replay is not None:
-                replay = load_replay(card.replay)
-            else:  # the planner's run: made on the spot, not saved
-                ed = self.planner_editor
-                replay = Replay(
-                    self.level,
-                    ed.plan_dict(),
-                    ed.result.to_dict(),
-                    ed.result.timeline,
-                    ed.result.rules,
-                    {"kind": "solver"},
-                )
-            self._next = open_replay_screen(replay, self)
-        except (ReplayError, ImportError) as e:
-            self.notice = ("Cannot open the replay", [str(e)])
+    def hand_over(self, screen: object) -> None:
+        """Show another screen next (it comes back here)."""
+        self._next = screen
 
     def go_back(self) -> None:
         self._autosave()
@@ -660,7 +576,7 @@ class PlayScreen:
     def _on_button(self, element: Any) -> None:
         name = self.card_view.name_of(element)
         if name is not None:
-            self._on_card_button(name)
+            self.results.on_button(name)
             return
         name = self.toolbar.name_of(element)
         if name is None:

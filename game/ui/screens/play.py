@@ -2,6 +2,6 @@
 
 from game.ui.planner_job import solver_available
 from game.ui.play import PlayOptions, PlayScreen
-from game.ui.play.screen import open_replay_screen, replay_viewer_available
+from game.ui.play.finish import open_replay_screen, replay_viewer_available
 
 __all__ = ["PlayOptions", "PlayScreen", "open_replay_screen", "replay_viewer_available", "solver_available"]
