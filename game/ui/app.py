@@ -21,7 +21,7 @@ import pygame
 DEFAULT_SIZE = (1440, 900)
 MIN_SIZE = (1024, 700)  # the smallest window the layouts are made for
 FPS = 60
-IDLE_WAIT_MS = 200  # an idle window wakes this often to let screens poll (files, background jobs)
+IDLE_SLEEP_S = 0.03  # an idle window looks for input this often (SDL's own wait polls, and costs more)
 SETTLE_S = 1.5  # after input, keep drawing this long: widget hovers and tooltips settle
 MAX_DT = 0.25  # after a long sleep, time moves on by at most this much in one frame
 
@@ -61,8 +61,8 @@ class App:
             return False
         events = pygame.event.get()
         if dt is None and not events and self._idle():
-            event = pygame.event.wait(IDLE_WAIT_MS)
-            events = [] if event.type == pygame.NOEVENT else [event, *pygame.event.get()]
+            time.sleep(IDLE_SLEEP_S)
+            events = pygame.event.get()
         if events:
             self.last_input = time.monotonic()
         for event in events:

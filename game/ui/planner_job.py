@@ -133,5 +133,8 @@ class PlannerJob:
         self._reap()
 
     def _reap(self) -> None:
-        self.process.join(timeout=0.05)  # a terminated child exits at once; never stall a frame
+        # no waiting on the frame: a child that answered is on its way out, a terminated one exits
+        # at once; multiprocessing reaps it later (active_children)
+        self.process.join(timeout=0)
         self._conn.close()
+        multiprocessing.active_children()
