@@ -105,16 +105,48 @@ def test_dragging_the_timeline_background_moves_the_time_cursor_and_keeps_rows_i
     plan = {"agent1": [Action("MoveTo", (x, 1 + x % 3)) for x in (1, 2, 3, 4, 5)] * 8}
     d = Driver(lambda: PlayScreen(level, plan, size=SIZE, restore=False))
     screen = d.screen
-    screen.editor.select_action(None, "agent1")
+    screen.editor.select_action(30, "agent1")  # the selected row, far down the queue
     tl = screen.timeline
     lane = tl.gantt.row_rect(tl.rect, 1)  # agent2's lane is empty: background
     x0, x1 = tl.gantt.x_of(tl.rect, 1), tl.gantt.x_of(tl.rect, screen.clock.end - 1)
     screen.queues.scroll["agent1"] = 0
     drag(d, (x0, lane.centery), (x1, lane.centery))
     assert screen.clock.t == pytest.approx(tl.time_at(x1), abs=0.01)
-    running = screen.editor.result.timeline.span_at("agent1", screen.clock.t).index
     rows = [r.index for r in screen.rows if r.agent == "agent1" and r.index is not None]
-    assert running in rows or screen.editor.insertion_index() in rows
+    assert 30 in rows  # scrubbing keeps the selected row in view
+    drag(d, (x1, lane.centery), (x0, lane.centery))
+    assert screen.clock.t == pytest.approx(tl.time_at(x0), abs=0.01)
+    assert 30 in [r.index for r in screen.rows if r.agent == "agent1" and r.index is not None]
+
+
+def test_hovering_a_bar_says_what_the_action_did_and_options_hear_every_edit():
+    from test_editor import cook_salad
+
+    from game.ui.play import PlayOptions
+
+    heard: list[str] = []
+    level = salad_level()
+    d = Driver(
+        lambda: PlayScreen(level, size=SIZE, restore=False, options=PlayOptions(on_event=heard.append))
+    )
+    cook_salad(d.screen.editor)
+    d.screen.refresh()
+    d.step()
+    d.post(pygame.MOUSEMOTION, pos=bar_centre(d.screen, "agent1", 2), rel=(0, 0), buttons=(0, 0, 0))
+    d.step()
+    span = d.screen.timeline.span_at(d.screen.mouse)
+    assert (span.agent, span.index) == ("agent1", 2)
+    assert "agent1 puts the raw lettuce on chopping_board1" in d.screen.timeline.tooltip(
+        d.screen.editor, span
+    )
+    d.key(pygame.K_ESCAPE)
+    d.click_tile((2, 2))  # the plan still serves: a finished plan, its card
+    assert heard == ["edit", "finish"] and d.screen.card is not None
+    d.key(pygame.K_ESCAPE)
+    d.key(pygame.K_z, mod=pygame.KMOD_CTRL)  # back to the plan made without the window: its card
+    d.key(pygame.K_ESCAPE)
+    d.key(pygame.K_SPACE)
+    assert heard == ["edit", "finish", "undo", "finish", "preview"]
 
 
 def test_same_instant_order_is_explained_in_the_error_the_tooltip_and_the_help():
