@@ -95,7 +95,8 @@ def label_layout(name: str, width: int, tile: int) -> tuple[list[str], int]:
     """The lines and font size of a station's label: the full name when it fits at a legible
     size (one line, then split in two), else its short form; smaller only on tiny tiles."""
     largest = max(LABEL_MIN, int(tile * 0.3))
-    options = [[name], [short_label(name)]] + ([station_label_lines(name)] if tile >= 56 else [])
+    split = [station_label_lines(name)] if tile >= 64 else []  # two lines only on big tiles
+    options = [[name], *split, [short_label(name)]]
     for lines in options:
         size = min(fit_size(line, width, largest, LABEL_MIN) for line in lines)
         if all(font(size).size(line)[0] <= width for line in lines):

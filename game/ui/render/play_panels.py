@@ -314,8 +314,13 @@ def draw_scrub(
 
 
 # -- overlays -------------------------------------------------------------------------------------------
+TOOLTIP_W = 560  # longer lines wrap
+
+
 def draw_tooltip(surface: pygame.Surface, at: tuple[int, int], lines: Sequence[str]) -> pygame.Rect:
     size = 18
+    limit = min(TOOLTIP_W, surface.get_width() - 40)
+    lines = [part for line in lines for part in (wrap(line, limit, size) or [""])]
     width = max(font(size).size(line)[0] for line in lines) + 16
     box = pygame.Rect(at[0] + 18, at[1] + 18, width, len(lines) * (size - 1) + 12)
     box.clamp_ip(surface.get_rect())
