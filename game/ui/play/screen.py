@@ -23,7 +23,6 @@ from game.ui import store
 from game.ui.editor import EditRefused, PlanEditor
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
-from game.ui.render.text import blit_text, ellipsize
 
 from . import history
 from .autosave import Autosaver
@@ -43,7 +42,7 @@ from .queues import QueuesView
 from .side import agent_info_lines, draw_side
 from .status import draw_status, insertion_text
 from .timeline import TimelineView
-from .toolbar import FILE_BUTTONS, Toolbar
+from .toolbar import FILE_BUTTONS, STRONG_TIP, Toolbar, draw_title_bar
 
 MESSAGE_SECONDS = 6
 THEME = Path(__file__).resolve().parents[1] / "theme.json"
@@ -242,7 +241,14 @@ class PlayScreen:
         self._dirty = False
         ed = self.shown
         surface.fill(BG)
-        self._draw_top(surface)
+        draw_title_bar(
+            surface,
+            self.layout.top,
+            self.toolbar.left - 16,
+            self.title(),
+            self.viewing is not None,
+            self.job.state if self.job is not None else None,
+        )
         hover = self.kitchen.tile_at(self.mouse) if self._pointer_free() else None
         self.kitchen.draw(surface, ed, self.clock.t, hover)
         self._draw_scrub(surface)
@@ -586,40 +592,6 @@ class PlayScreen:
         TOOLBAR_ACTIONS[name](self)
 
     # -- drawing -------------------------------------------------------------------------------------------------
-    def _draw_top(self, surface: pygame.Surface) -> None:
-        top = self.layout.top
-        pygame.draw.rect(surface, P.PANEL, top)
-        right = self.toolbar.left - 16
-        if self.job is not None:
-            right = self._draw_progress(surface, right)
-        if self.viewing is not None:
-            text = "Viewing the built-in planner's plan  -  Esc: back to yours, U: use it"
-            colour = panels.NEXT
-        else:
-            text, colour = self.title(), P.TEXT
-        blit_text(
-            surface,
-            ellipsize(text, right - 12, 24),
-            (12, top.centery),
-            24,
-            colour,
-            bold=True,
-            anchor="midleft",
-        )
-
-    def _draw_progress(self, surface: pygame.Surface, right: int) -> int:
-        """The planner's progress left of the toolbar; returns where the title must end."""
-        assert self.job is not None
-        state = self.job.state
-        bar = pygame.Rect(right - 150, self.layout.top.centery - 7, 150, 14)
-        pygame.draw.rect(surface, P.PANEL_LIGHT, bar, border_radius=4)
-        filled = bar.copy()
-        filled.w = max(4, round(bar.w * state.fraction))
-        pygame.draw.rect(surface, PROGRESS, filled, border_radius=4)
-        label = f"planning {state.elapsed:.0f} s"
-        r = blit_text(surface, label, (bar.x - 8, bar.centery), 18, P.TEXT_DIM, anchor="midright")
-        return r.x - 8
-
     def _draw_scrub(self, surface: pygame.Surface) -> None:
         r = self.shown.result
         err = r.error_detail.time if r.error_detail else None
@@ -652,6 +624,8 @@ class PlayScreen:
         label = "Cancel plan" if self.job is not None else "Strong plan"
         if strong_button.text != label:
             strong_button.set_text(label)
+            tip = "Stop the built-in planner" if self.job is not None else STRONG_TIP
+            strong_button.set_tooltip(tip)
 
 
 TOOLBAR_ACTIONS: dict[str, Callable[[PlayScreen], Any]] = {

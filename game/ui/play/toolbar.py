@@ -7,6 +7,12 @@ from collections.abc import Iterable
 import pygame
 import pygame_gui
 
+from game.ui.planner_job import JobState
+from game.ui.render import palette as P
+from game.ui.render import play_panels as panels
+from game.ui.render.text import blit_text, ellipsize
+
+STRONG_TIP = "Run the built-in planner on this level (in the background)"
 TOOLBAR = (
     ("back", "Levels", "Back to the level list"),
     ("play", "Play", "Play / pause (Space)"),
@@ -17,9 +23,10 @@ TOOLBAR = (
     ("save", "Save", "Save the plan (Ctrl+S)"),
     ("open", "Open", "Open a plan (Ctrl+O)"),
     ("export", "Export", "Export as ParaCook JSON (Ctrl+E)"),
-    ("strong", "Strong plan", "Run the built-in planner on this level (in the background)"),
+    ("strong", "Strong plan", STRONG_TIP),
     ("help", "Help", "Controls (F1 or ?)"),
 )
+PROGRESS = (86, 180, 233)
 FILE_BUTTONS = ("save", "open", "export")
 WIDE_ONLY = ("slower", "faster")  # below WIDE px these stay on their keys ([ and ]) only
 WIDE = 1280
@@ -73,3 +80,26 @@ class Toolbar:
                 button.enable()
             elif not ok and button.is_enabled:
                 button.disable()
+
+
+def draw_title_bar(
+    surface: pygame.Surface, top: pygame.Rect, right: int, title: str, viewing: bool, job: JobState | None
+) -> None:
+    """The bar under the buttons: the level's title (or what is being viewed) and the planner's
+    progress while it runs, all left of `right` (where the buttons start)."""
+    pygame.draw.rect(surface, P.PANEL, top)
+    if job is not None:
+        bar = pygame.Rect(right - 150, top.centery - 7, 150, 14)
+        pygame.draw.rect(surface, P.PANEL_LIGHT, bar, border_radius=4)
+        filled = bar.copy()
+        filled.w = max(4, round(bar.w * job.fraction))
+        pygame.draw.rect(surface, PROGRESS, filled, border_radius=4)
+        label = f"planning {job.elapsed:.0f} s"
+        right = blit_text(surface, label, (bar.x - 8, bar.centery), 18, P.TEXT_DIM, anchor="midright").x - 8
+    if viewing:
+        text, colour = "Viewing the built-in planner's plan  -  Esc: back to yours, U: use it", panels.NEXT
+    else:
+        text, colour = title, P.TEXT
+    blit_text(
+        surface, ellipsize(text, right - 12, 24), (12, top.centery), 24, colour, bold=True, anchor="midleft"
+    )
