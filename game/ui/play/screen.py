@@ -47,7 +47,6 @@ from .toolbar import FILE_BUTTONS, STRONG_TIP, Toolbar, draw_title_bar
 MESSAGE_SECONDS = 6
 THEME = Path(__file__).resolve().parents[1] / "theme.json"
 BG = (24, 25, 31)
-PROGRESS = (86, 180, 233)
 Back = Any  # a screen, a function that makes one, or None (the Levels button then closes the window)
 
 
