@@ -120,7 +120,7 @@ class PlayScreen:
         more = (
             "with its undo history; Ctrl+Z undoes your last edit" if kept else "Ctrl+Z empties the plan again"
         )
-        self.say(f"Restored your autosaved plan: {n} actions, {more}")
+        self.say(f"Restored your autosaved plan: {n} action{'s' if n != 1 else ''}, {more}")
         self.message_left = 3 * MESSAGE_SECONDS
 
     # -- the parts' shared state ------------------------------------------------------------------
@@ -213,7 +213,6 @@ class PlayScreen:
                 self.queues.wheel(self.shown, self.mouse[0], event.y)
 
     def update(self, dt: float) -> Any:
-        self.manager.update(dt)
         if self.message_left > 0:
             self.message_left = max(0.0, self.message_left - dt)
             if self.message_left == 0:
@@ -228,7 +227,8 @@ class PlayScreen:
         if self.autosave_error:
             self.say(self.autosave_error, error=True)
             self.autosave_error = ""
-        self._sync_buttons()
+        self._sync_buttons()  # before the UI manager's update, so a button's new state is drawn now
+        self.manager.update(dt)
         nxt, self._next = self._next, self  # a hand-over happens once; coming back, this screen stays
         return nxt
 
