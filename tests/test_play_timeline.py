@@ -3,6 +3,8 @@ the idle loop, driven through real events and the app's own loop."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pygame
 import pytest
 from hypothesis import given, settings
@@ -262,8 +264,6 @@ def test_dialogs_confirm_with_enter_cancel_with_escape_and_open_a_typed_path(dat
 
 
 def test_open_accepts_a_double_click_on_a_file(data_home):
-    import pygame_gui
-
     d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
     d.click_station("dispenser1")
     plan = d.screen.editor.plan
@@ -271,15 +271,28 @@ def test_open_accepts_a_double_click_on_a_file(data_home):
     d.key(pygame.K_RETURN)
     d.key(pygame.K_DELETE)
     d.key(pygame.K_o, mod=pygame.KMOD_CTRL)
-    dialog = d.screen.dialog
     name = d.screen.plan_path.name
-    d.post(
-        pygame_gui.UI_SELECTION_LIST_DOUBLE_CLICKED_SELECTION,
-        text=name,
-        ui_element=dialog.file_selection_list,
-    )
-    d.step()
+    items = d.screen.dialog.file_selection_list.item_list
+    button = next(i["button_element"] for i in items if i["text"] == name)
+    d.click_at(button.rect.center)
+    d.click_at(button.rect.center)
+    d.step(2)
     assert not d.screen.dialog_open and d.screen.editor.plan == plan
+
+
+def test_station_labels_are_legible_at_1440x900():
+    from game.levels import load_level
+    from game.ui.render.kitchen import LABEL_MIN, label_layout
+    from game.ui.render.text import font
+
+    root = Path(__file__).resolve().parents[1]
+    level = load_level(root / "levels/suite/burger/seed_42/agent_num_3/orders_num_4.yaml")
+    d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
+    tile = d.screen.renderer.tile
+    for station in level.stations:
+        lines, size = label_layout(station.name, tile - 4, tile)
+        assert size >= LABEL_MIN and font(size).get_height() >= 11, (station.name, size)
+        assert all(font(size).size(line)[0] <= tile - 4 for line in lines)
 
 
 def test_an_idle_window_is_not_redrawn_and_input_redraws_it():
