@@ -165,6 +165,8 @@ def test_same_instant_order_is_explained_in_the_error_the_tooltip_and_the_help()
     span = ed.span("agent1", 4)
     lines = d.screen.timeline.tooltip(ed, span)
     assert any("agent2 is handled before agent1" in line for line in lines)
+    failed = d.screen.timeline.tooltip(ed, ed.span("agent2", 2))  # the error's bar: why it failed
+    assert "Needed: chopping_board1 free of another agent's Process" in failed
     d.post(pygame.MOUSEMOTION, pos=bar_centre(d.screen, "agent1", 4), rel=(0, 0), buttons=(0, 0, 0))
     d.step()
     assert d.screen.timeline.span_at(d.screen.mouse) == span
