@@ -350,3 +350,21 @@ def test_editor_history_round_trips_and_refuses_what_does_not_fit():
 def test_a_damaged_history_never_raises(data):
     ed = PlanEditor(salad_level())
     assert ed.load_history(data) in (True, False)
+
+
+def test_the_levels_button_makes_the_browser_when_asked_and_the_modules_import_one_way():
+    import ast
+
+    from game.ui.screens.browser import BrowserScreen
+
+    d = Driver(
+        lambda: PlayScreen(salad_level(), size=SIZE, restore=False, back=lambda: BrowserScreen(size=SIZE))
+    )
+    d.click_button(d.screen.buttons["back"])
+    assert isinstance(d.screen, BrowserScreen)
+    root = Path(__file__).resolve().parents[1] / "game" / "ui" / "play"
+    for module in root.glob("*.py"):  # the play window never imports the browser: no circle
+        names = [
+            n.module or "" for n in ast.walk(ast.parse(module.read_text())) if isinstance(n, ast.ImportFrom)
+        ]
+        assert not any("browser" in name for name in names), module.name
