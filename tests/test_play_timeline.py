@@ -368,3 +368,16 @@ def test_the_levels_button_makes_the_browser_when_asked_and_the_modules_import_o
             n.module or "" for n in ast.walk(ast.parse(module.read_text())) if isinstance(n, ast.ImportFrom)
         ]
         assert not any("browser" in name for name in names), module.name
+
+
+def test_the_autosave_writer_ends_with_the_screen_and_starts_again_with_the_next_edit():
+    level = salad_level()
+    d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
+    d.click_tile((2, 1))
+    d.screen.close()  # as when the app hands over to another screen
+    assert not d.screen.autosaver.running
+    assert store.load_autosave(level)["agent1"] == (Action("MoveTo", (2, 1)),)
+    d.click_tile((3, 1))  # back on this screen: the next edit is saved again
+    d.screen.autosaver.flush()
+    assert store.load_autosave(level)["agent1"][-1] == Action("MoveTo", (3, 1))
+    d.screen.close()

@@ -285,7 +285,7 @@ class PlayScreen:
         if self.job is not None:
             self.planner_flow.strong_plan()  # cancels it
         self._autosave()
-        self.autosaver.flush()
+        self.autosaver.stop()  # writes what is pending; a later edit starts the writer again
 
     # -- time -------------------------------------------------------------------------------------------
     def seek(self, t: float) -> None:
