@@ -381,3 +381,34 @@ def test_the_autosave_writer_ends_with_the_screen_and_starts_again_with_the_next
     d.screen.autosaver.flush()
     assert store.load_autosave(level)["agent1"][-1] == Action("MoveTo", (3, 1))
     d.screen.close()
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["down", "move", "up", "wheel"]), st.floats(0, 1), st.floats(0, 1)),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_any_mouse_on_the_timeline_keeps_the_plan_whole(gestures):
+    level = salad_level()
+    d = Driver(lambda: PlayScreen(level, meeting_plan(False), size=SIZE, restore=False))
+    ed = d.screen.editor
+    names = {a: [x.name for x in q] for a, q in ed.queues.items()}
+    area = d.screen.timeline.rect
+    for kind, fx, fy in gestures:
+        pos = (area.x + int(fx * (area.w - 1)), area.y + int(fy * (area.h - 1)))
+        if kind == "down":
+            d.post(pygame.MOUSEBUTTONDOWN, pos=pos, button=1)
+        elif kind == "up":
+            d.post(pygame.MOUSEBUTTONUP, pos=pos, button=1)
+        elif kind == "wheel":
+            d.post(pygame.MOUSEWHEEL, x=0, y=1 if fx > 0.5 else -1)
+        d.post(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(1, 0, 0))
+        d.step()
+    d.post(pygame.MOUSEBUTTONUP, pos=area.center, button=1)
+    d.step()
+    assert {a: [x.name for x in q] for a, q in ed.queues.items()} == names  # only Wait lengths change
+    assert all(x.duration >= 0 for q in ed.queues.values() for x in q if x.name == "Wait")
+    assert 0 <= d.screen.clock.t <= d.screen.clock.end and d.screen.timeline.drag is None
