@@ -1,8 +1,13 @@
-"""Play window speed: one edit's re-simulation plus one redraw, on a 4-order, 3-agent suite level
-with a long plan (~150 actions). The budget is one frame at 60 fps: 16 ms (checked on the 95th
-percentile of CPU time; the wall clock is printed too).
+"""Play window speed, in three parts (each a script measurement, not a test):
 
-    python benchmarks/play_bench.py [--edits 200] [--level PATH]
+edit    one edit's re-simulation plus redraw, timeline visible, on a 3-agent, 4-order suite level
+        with a long plan; budget one 60 fps frame, 16 ms, on the 95th percentile of CPU time.
+idle    CPU used by the play window, the level browser and the replay viewer in the app's own
+        loop with nothing happening, over --idle-seconds each; budget 5% of one core.
+strong  frame times while the built-in planner runs in the background (Strong plan), from the
+        press to its card; budget: no frame over 50 ms.
+
+  python benchmarks/play_bench.py [--only edit|idle|strong] [--edits 200] [--level PATH]
 """
 
 from __future__ import annotations
@@ -19,16 +24,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame  # noqa: E402
 
 from game.levels import load_level  # noqa: E402
 from game.ui import store  # noqa: E402
+from game.ui.app import App  # noqa: E402
 from game.ui.editor import PlanEditor  # noqa: E402
-from game.ui.screens.play import PlayScreen  # noqa: E402
+from game.ui.play import PlayScreen  # noqa: E402
 
 DEFAULT_LEVEL = ROOT / "levels" / "suite" / "burger" / "seed_42" / "agent_num_3" / "orders_num_4.yaml"
-BUDGET_MS = 16.0
+EDIT_BUDGET_MS = 16.0
+IDLE_BUDGET = 0.05
+FRAME_BUDGET_MS = 50.0
+SIZE = (1440, 900)
 
 
 def long_plan(editor: PlanEditor, loops: int = 12) -> None:
@@ -48,45 +58,146 @@ def long_plan(editor: PlanEditor, loops: int = 12) -> None:
             editor.queue_station(own)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--edits", type=int, default=200)
-    ap.add_argument("--level", type=Path, default=DEFAULT_LEVEL)
-    args = ap.parse_args()
-    os.environ[store.ENV_DATA] = tempfile.mkdtemp(prefix="play-bench-")
-    pygame.init()
-    surface = pygame.display.set_mode((1440, 900))
-    level = load_level(args.level)
-    screen = PlayScreen(level, size=(1440, 900), restore=False)
+def percentile(times: list[float], q: float) -> float:
+    times = sorted(times)
+    return times[int(q * (len(times) - 1))]
+
+
+def bench_edit(level_path: Path, edits: int, surface: pygame.Surface) -> bool:
+    level = load_level(level_path)
+    screen = PlayScreen(level, size=SIZE, restore=False)
     long_plan(screen.editor)
     ed = screen.editor
     assert ed.error is None, ed.error
     print(
-        f"level {args.level.relative_to(ROOT)}: {len(level.agents)} agents, {len(level.orders)} orders, "
-        f"{ed.action_count} actions, plan ends at t = {ed.result.time:g}"
+        f"level {level_path.relative_to(ROOT)}: {len(level.agents)} agents, {len(level.orders)} orders, "
+        f"{ed.action_count} actions, plan ends at t = {ed.result.time:g}; timeline "
+        f"{screen.layout.timeline.w}x{screen.layout.timeline.h} px"
     )
     ed.select_agent(level.agent_names[-1])
+    screen.refresh()
     screen.draw(surface)
     wall, cpu = [], []
-    for i in range(args.edits):
-        start, start_cpu = time.perf_counter(), time.process_time()
+    process0 = time.process_time()
+    for i in range(edits):
+        start, start_cpu = time.perf_counter(), time.thread_time()
         if i % 2 == 0:
             screen.edit(ed.queue_wait, 1)
         else:
             screen.undo()
         screen.draw(surface)
         wall.append((time.perf_counter() - start) * 1000)
-        cpu.append((time.process_time() - start_cpu) * 1000)
-    for name, times in (("wall clock", wall), ("CPU time", cpu)):
-        times.sort()
-        median, p95 = statistics.median(times), times[int(0.95 * (len(times) - 1))]
+        cpu.append((time.thread_time() - start_cpu) * 1000)
+    screen.autosaver.flush()
+    per_edit = (time.process_time() - process0) * 1000 / edits
+    for name, times in (("wall clock", wall), ("window thread CPU", cpu)):
         print(
-            f"edit + re-simulation + autosave + redraw, {name}: median {median:.2f} ms, p95 {p95:.2f} ms, "
-            f"max {times[-1]:.2f} ms over {len(times)} edits (budget {BUDGET_MS:g} ms)"
+            f"  edit + re-simulation + redraw, {name}: median {statistics.median(times):.2f} ms, "
+            f"p95 {percentile(times, 0.95):.2f} ms, max {max(times):.2f} ms over {len(times)} edits "
+            f"(budget {EDIT_BUDGET_MS:g} ms)"
         )
-    # On a shared machine the wall clock includes other processes' turns; CPU time is this work.
-    ok = cpu[int(0.95 * (len(cpu) - 1))] < BUDGET_MS
-    print("OK: within one 60 fps frame" if ok else "SLOW: over one 60 fps frame")
+    print(f"  the whole process, autosave thread included: {per_edit:.2f} ms of CPU per edit on average")
+    # On a shared machine the wall clock includes other processes' turns; the window thread's CPU
+    # time is the work a frame waits for (the autosave is written by its own thread).
+    ok = percentile(cpu, 0.95) < EDIT_BUDGET_MS
+    print("  OK: within one 60 fps frame" if ok else "  SLOW: over one 60 fps frame")
+    return ok
+
+
+def idle_cpu(app: App, seconds: float) -> tuple[float, int]:
+    """Run the app's loop with no input; returns (share of one core, frames drawn)."""
+    pygame.event.clear()
+    app.step(1 / 60)  # the first frame
+    app.last_input = 0.0  # as if the last input were long ago
+    frames0, cpu0, end = app.frames, time.process_time(), time.monotonic() + seconds
+    while time.monotonic() < end:
+        app.step()
+    return (time.process_time() - cpu0) / seconds, app.frames - frames0
+
+
+def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface) -> bool:
+    from game.replay import Replay
+    from game.ui.screens.browser import BrowserScreen
+
+    level = load_level(level_path)
+    play = PlayScreen(level, size=SIZE, restore=False)
+    long_plan(play.editor)
+    play.refresh()
+    r = play.editor.result
+    replay = Replay(level, play.editor.plan_dict(), r.to_dict(), r.timeline, r.rules, {"kind": "human"})
+    screens = {"play window": lambda: play, "level browser": lambda: BrowserScreen(size=SIZE)}
+    try:
+        from game.ui.screens.replay import ReplayScreen
+
+        screens["replay viewer (paused)"] = lambda: ReplayScreen(replay)
+    except ImportError:
+        pass
+    ok = True
+    for name, make in screens.items():
+        share, frames = idle_cpu(App(make(), surface), seconds)
+        good = share < IDLE_BUDGET
+        ok &= good
+        print(
+            f"  idle {name}: {100 * share:.1f}% of a core over {seconds:g} s, {frames} frames drawn "
+            f"(budget {100 * IDLE_BUDGET:g}%) {'OK' if good else 'OVER'}"
+        )
+    return ok
+
+
+def bench_strong(level_path: Path, surface: pygame.Surface) -> bool:
+    from game.ui import planner_job
+
+    if not planner_job.solver_available():
+        print("  strong: the built-in planner is not installed; skipped")
+        return True
+    level = load_level(level_path)
+    play = PlayScreen(level, size=SIZE, restore=False)
+    long_plan(play.editor)
+    play.refresh()
+    app = App(play, surface)
+    app.step(1 / 60)
+    frames: list[float] = []
+    work: list[float] = []
+    start = time.monotonic()
+    play.strong_plan()
+    while play.job is not None and time.monotonic() - start < 120:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        app.step()
+        frames.append((time.perf_counter() - t0) * 1000)
+        work.append((time.thread_time() - c0) * 1000)
+    took = time.monotonic() - start
+    done = play.card is not None and play.card.title.startswith("Built-in planner")
+    # clock.tick(60) sleeps to pace the loop; the work of a frame is what is left of it
+    print(
+        f"  strong plan: {'done' if done else 'NOT done'} in {took:.1f} s, {len(frames)} frames, "
+        f"frame time median {statistics.median(frames):.1f} ms, p95 {percentile(frames, 0.95):.1f} ms, "
+        f"max {max(frames):.1f} ms (budget {FRAME_BUDGET_MS:g} ms); the window thread's CPU per frame: "
+        f"median {statistics.median(work):.1f} ms, max {max(work):.1f} ms; load average {os.getloadavg()[0]:.1f}"
+    )
+    return done and max(frames) <= FRAME_BUDGET_MS
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=("edit", "idle", "strong"))
+    ap.add_argument("--edits", type=int, default=200)
+    ap.add_argument("--idle-seconds", type=float, default=10.0)
+    ap.add_argument("--level", type=Path, default=DEFAULT_LEVEL)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="play-bench-") as data:
+        os.environ[store.ENV_DATA] = data
+        os.environ[store.ENV_REPLAYS] = str(Path(data) / "replays")
+        pygame.display.init()
+        pygame.font.init()
+        surface = pygame.display.set_mode(SIZE)
+        ok = True
+        if args.only in (None, "edit"):
+            ok &= bench_edit(args.level, args.edits, surface)
+        if args.only in (None, "idle"):
+            ok &= bench_idle(args.level, args.idle_seconds, surface)
+        if args.only in (None, "strong"):
+            ok &= bench_strong(args.level, surface)
+        pygame.quit()
     return 0 if ok else 1
 
 

@@ -13,8 +13,9 @@ from game.levels import load_level
 from game.replay import load_replay
 from game.ui import store
 from game.ui.app import App
+from game.ui.play import PlayOptions, PlayScreen
+from game.ui.play.finish import replay_viewer_available
 from game.ui.render.palette import agent_colour
-from game.ui.screens.play import PlayScreen
 
 SIZE = (1440, 900)
 
@@ -288,6 +289,7 @@ def test_autosave_keeps_the_plan_across_a_close(data_home):
     d.click_station("dispenser1")
     d.click_station("chopping_board1")
     plan = d.screen.editor.plan
+    d.screen.autosaver.flush()  # written by its own thread at once
     assert store.load_autosave(level) == plan  # saved after every edit, before any close
     d.post(pygame.QUIT)
     assert not d.app.step(1 / 60)
@@ -329,35 +331,97 @@ def test_result_card_opens_the_replay_viewer_and_escape_comes_back():
     assert d.screen is play and play.card is None
 
 
-def test_strong_plan_hook_runs_the_planner_and_records_its_time(monkeypatch):
-    import importlib.machinery
-    import sys
-    import types
-
+def salad_planner(level, rules):
+    """A stand-in planner (run in the background process): the 14-unit salad plan."""
     from test_editor import cook_salad
 
     from game.ui.editor import PlanEditor
 
-    level = salad_level()
     ed = PlanEditor(level)
     cook_salad(ed)
-    fake = types.ModuleType("game.planners.solver")
-    fake.__spec__ = importlib.machinery.ModuleSpec("game.planners.solver", None, origin="fake.py")
-    fake.solve = lambda lv, rules: {"plan": ed.plan_dict()}
-    monkeypatch.setitem(sys.modules, "game.planners.solver", fake)
+    return {"plan": ed.plan_dict()}
+
+
+def slow_planner(level, rules):
+    import time
+
+    time.sleep(60)
+    return {}
+
+
+def broken_planner(level, rules):
+    raise RuntimeError("no kitchen like this one")
+
+
+def wait_for_job(d: Driver, limit: float = 60.0) -> int:
+    """Run frames until the planner job ends; returns how many frames were drawn meanwhile."""
+    import time
+
+    frames, start = 0, time.monotonic()
+    while d.screen.job is not None and time.monotonic() - start < limit:
+        d.step()
+        frames += 1
+        time.sleep(0.02)
+    assert d.screen.job is None, "the planner job did not end"
+    return frames
+
+
+def test_strong_plan_runs_in_the_background_and_shows_its_plan_apart(monkeypatch):
+    from game.ui import planner_job as strong
+
+    monkeypatch.setattr(strong, "solver_available", lambda: True)
+    level = salad_level()
     d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
-    button = d.screen.buttons["strong"]
-    assert button.visible
-    d.click_button(button)
+    play = d.screen
+    play.planner = salad_planner
+    d.click_tile((3, 2))
+    mine = play.editor.plan
+    d.click_button(play.buttons["strong"])
+    assert play.job is not None and play.buttons["strong"].text == "Cancel plan"
+    d.key(pygame.K_w, unicode="w")  # the window keeps answering while the planner works
+    d.key(pygame.K_RETURN)
+    mine = play.editor.plan
+    assert len(mine["agent1"]) == 2
+    frames = wait_for_job(d)
+    assert frames >= 1 and d.screen is play  # no jump to another screen
     assert store.best_time(level, source="planner") == 14
     assert store.best_time(level) is None  # the player's own board is untouched
-    from game.ui.screens.play import replay_viewer_available
+    assert play.card is not None and play.card.title == "Built-in planner: done in 14"
+    assert play.editor.plan == mine
+    d.click_button(play.card_buttons["view"])
+    assert play.viewing is not None and play.shown.result.time == 14
+    theirs = play.viewing.plan
+    d.click_tile((5, 2))  # the planner's plan is not edited
+    assert play.viewing.plan == theirs and play.editor.plan == mine and play.message_error
+    d.key(pygame.K_ESCAPE)
+    assert play.viewing is None and play.editor.plan == mine
+    if replay_viewer_available():  # the viewer opens only when asked
+        d.click_button(play.buttons["strong"])
+        wait_for_job(d)
+        d.click_button(play.card_buttons["viewer"])
+        assert type(d.screen).__name__ == "ReplayScreen" and d.screen.replay.source == {"kind": "solver"}
 
-    if replay_viewer_available():  # the planner's run opens in the replay viewer
-        assert type(d.screen).__name__ == "ReplayScreen"
-        assert d.screen.replay.source == {"kind": "solver"} and d.screen.replay.result["time"] == 14
-    else:
-        assert "built-in planner: done in 14" in d.screen.message
+
+def test_strong_plan_can_be_cancelled_and_failures_are_told(monkeypatch):
+    from game.ui import planner_job as strong
+
+    monkeypatch.setattr(strong, "solver_available", lambda: True)
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    play = d.screen
+    play.planner = slow_planner
+    d.click_button(play.buttons["strong"])
+    job = play.job
+    d.step(3)
+    assert job.wait_started(30) and job.process.is_alive()
+    d.click_button(play.buttons["strong"])  # now "Cancel plan"
+    assert play.job is None and "cancelled" in play.message
+    job.process.join(5)
+    assert not job.process.is_alive()
+    play.planner = broken_planner
+    d.click_button(play.buttons["strong"])
+    wait_for_job(d)
+    title, lines = play.notice
+    assert title == "The built-in planner failed" and "RuntimeError: no kitchen like this one" in lines[0]
 
 
 def test_strong_plan_uses_the_real_planner_under_the_level_rules():
@@ -365,18 +429,21 @@ def test_strong_plan_uses_the_real_planner_under_the_level_rules():
     level = tutorial(3).replace(rules="documented")
     d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
     d.click_button(d.screen.buttons["strong"])
-    replay = getattr(d.screen, "replay", None)
-    if replay is None:  # no replay viewer: the message says how it went
-        assert "built-in planner: done in" in d.screen.message
-    else:
-        assert replay.rules == "documented" and replay.result["done"]
+    wait_for_job(d, 120)
+    planner = d.screen.planner_editor
+    assert planner.rules == "documented" and planner.result.done
+    assert d.screen.card.title == f"Built-in planner: done in {planner.result.time:g}"
 
 
 def test_strong_plan_button_hidden_without_a_planner(monkeypatch):
-    from game.ui.screens import play
+    from game.ui import planner_job as strong
 
-    monkeypatch.setattr(play, "solver_available", lambda: False)
+    monkeypatch.setattr(strong, "solver_available", lambda: False)
     d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    assert not d.screen.buttons["strong"].visible
+    d = Driver(
+        lambda: PlayScreen(salad_level(), size=SIZE, restore=False, options=PlayOptions(planner=False))
+    )
     assert not d.screen.buttons["strong"].visible
 
 

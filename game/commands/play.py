@@ -55,8 +55,8 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 
 def open_window(level, plan, size) -> int:
     from game.ui.app import DEFAULT_SIZE, MIN_SIZE, App, open_window
+    from game.ui.play import PlayScreen
     from game.ui.screens.browser import BrowserScreen
-    from game.ui.screens.play import PlayScreen
 
     size = size or DEFAULT_SIZE
     size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
@@ -64,6 +64,6 @@ def open_window(level, plan, size) -> int:
     if level is None:
         screen = BrowserScreen(size=size)
     else:
-        screen = PlayScreen(level, plan, size=size)
+        screen = PlayScreen(level, plan, size=size, back=lambda: BrowserScreen(size=size))
     App(screen, surface).run()
     return 0

@@ -5,18 +5,25 @@ A screen is any object with:
     update(dt: float) -> Screen|None  the screen to show next (itself to stay, None to quit)
     draw(surface) -> None
     resize(size) -> None            optional: the window changed size
+    needs_draw() -> bool            optional: False when the last frame is still right; the app
+                                    then sleeps until input arrives (a screen without it is
+                                    drawn every frame)
 """
 
 from __future__ import annotations
 
 import os
+import time
 from typing import Protocol
 
 import pygame
 
 DEFAULT_SIZE = (1440, 900)
-MIN_SIZE = (960, 640)
+MIN_SIZE = (1024, 700)  # the smallest window the layouts are made for
 FPS = 60
+IDLE_SLEEP_S = 0.03  # an idle window looks for input this often (SDL's own wait polls, and costs more)
+SETTLE_S = 1.5  # after input, keep drawing this long: widget hovers and tooltips settle
+MAX_DT = 0.25  # after a long sleep, time moves on by at most this much in one frame
 
 
 class Screen(Protocol):
@@ -43,12 +50,22 @@ class App:
         self.surface = surface or open_window()
         self.screen: Screen | None = screen
         self.clock = pygame.time.Clock()
+        self.last_input = time.monotonic()
+        self.frames = 0  # frames drawn (the idle benchmark counts them)
 
     def step(self, dt: float | None = None) -> bool:
-        """Handle pending events, update and draw once; False once the app should close."""
+        """Handle pending events, update and draw once; False once the app should close.
+        With dt given (tests) the frame is always drawn; otherwise an idle screen is not redrawn
+        and the loop sleeps until input comes."""
         if self.screen is None:
             return False
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        if dt is None and not events and self._idle():
+            time.sleep(IDLE_SLEEP_S)
+            events = pygame.event.get()
+        if events:
+            self.last_input = time.monotonic()
+        for event in events:
             if event.type == pygame.QUIT:
                 self._close()
                 return False
@@ -58,7 +75,7 @@ class App:
                 if resize:
                     resize(size)
             self.screen.handle(event)
-        frame_dt = self.clock.tick(FPS) / 1000 if dt is None else dt
+        frame_dt = min(MAX_DT, self.clock.tick(FPS) / 1000) if dt is None else dt
         nxt = self.screen.update(frame_dt)
         if nxt is not self.screen:
             close = getattr(self.screen, "close", None)
@@ -70,9 +87,19 @@ class App:
             resize = getattr(nxt, "resize", None)
             if resize:
                 resize(self.surface.get_size())
-        self.screen.draw(self.surface)
-        pygame.display.flip()
+            events = [None]  # a new screen is always drawn
+        if dt is not None or events or not self._idle():
+            self.screen.draw(self.surface)
+            pygame.display.flip()
+            self.frames += 1
         return True
+
+    def _idle(self) -> bool:
+        """The screen says its last frame is still right, and no input came in a while."""
+        needs_draw = getattr(self.screen, "needs_draw", None)
+        if needs_draw is None or needs_draw():
+            return False
+        return time.monotonic() - self.last_input > SETTLE_S
 
     def _close(self) -> None:
         close = getattr(self.screen, "close", None)

@@ -177,6 +177,42 @@ class PlanEditor:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
+    def history(self, limit: int = 50) -> dict[str, Any]:
+        """The undo and redo steps as compact JSON (see pack_history)."""
+        return pack_history(self.names, self._undo, self._redo, limit)
+
+    @property
+    def steps(self) -> tuple[list[EditorState], list[EditorState]]:
+        """The undo and redo steps themselves (immutable; safe to hand to another thread)."""
+        return self._undo, self._redo
+
+    def load_history(self, data: Any) -> bool:
+        """Take back undo/redo steps saved by history(); False (and no change) when they do not fit."""
+        try:
+            if data.get("agents") != list(self.names):
+                return False
+            actions = parse_plan({self.names[0]: data["actions"]}, self.names)[self.names[0]]
+
+            def unpack(step: Any) -> EditorState:
+                if any(type(i) is not int or not 0 <= i < len(actions) for q in step["queues"] for i in q):
+                    raise ValueError("an action index out of range")
+                queues = tuple(tuple(actions[i] for i in q) for q in step["queues"])
+                cursor = tuple(None if c is None else int(c) for c in step["cursor"])
+                if (
+                    len(queues) != len(self.names)
+                    or len(cursor) != len(self.names)
+                    or step["agent"] not in self.names
+                ):
+                    raise ValueError("wrong shape")
+                return EditorState(queues, step["agent"], cursor)
+
+            undo = [unpack(s) for s in data["undo"]]
+            redo = [unpack(s) for s in data["redo"]]
+        except (AttributeError, KeyError, IndexError, TypeError, ValueError, PlanError):
+            return False
+        self._undo, self._redo = undo, redo
+        return True
+
     def undo(self) -> bool:
         if not self._undo:
             return False
@@ -369,6 +405,35 @@ class PlanEditor:
         if self.error is not None:
             return self.error.time
         return self.result.time
+
+
+def pack_history(
+    names: list[str], undo: list[EditorState], redo: list[EditorState], limit: int = 50
+) -> dict[str, Any]:
+    """Undo/redo steps as compact JSON: a table of distinct actions and, per step, each agent's
+    queue as indices into it (the last `limit` steps of each)."""
+    table: dict[int, int] = {}  # by identity: steps share their Action objects, and hashing is slow
+    actions: list[Action] = []
+
+    def index(a: Action) -> int:
+        i = table.get(id(a))
+        if i is None:
+            i = table[id(a)] = len(actions)
+            actions.append(a)
+        return i
+
+    def pack(state: EditorState) -> dict[str, Any]:
+        queues = [[index(a) for a in q] for q in state.queues]
+        return {"queues": queues, "agent": state.agent, "cursor": list(state.cursor)}
+
+    packed_undo = [pack(s) for s in undo[-limit:]]
+    packed_redo = [pack(s) for s in redo[-limit:]]
+    return {
+        "agents": list(names),
+        "actions": [a.to_dict() for a in actions],
+        "undo": packed_undo,
+        "redo": packed_redo,
+    }
 
 
 def _clamp_wait(duration: Any) -> float:

@@ -37,6 +37,7 @@ Agents use AGENT_COLOURS (Okabe-Ito) in level.agents order and carry their numbe
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -69,6 +70,39 @@ def station_label_lines(name: str) -> list[str]:
         head, _, tail = name.rpartition("_")
         return [head + "_", tail]
     return [name]
+
+
+LABEL_MIN = 16  # font size of a station's name: text about 11 px tall
+SHORT_KINDS = {
+    "chopping_board": "board",
+    "serving_window": "serve",
+    "plate_return": "return",
+    "dispenser": "disp",
+}
+
+
+def short_label(name: str) -> str:
+    """A station's name in few letters: 'chopping_board2' -> 'board 2', 'stove1' -> 'stove 1'."""
+    for kind, short in SHORT_KINDS.items():
+        if name.startswith(kind):
+            return f"{short} {name[len(kind) :].strip('_')}".strip()
+    head = name.rstrip("0123456789")
+    return f"{head.rstrip('_')} {name[len(head) :]}".strip() if head != name and head else name
+
+
+@lru_cache(maxsize=2048)
+def label_layout(name: str, width: int, tile: int) -> tuple[list[str], int]:
+    """The lines and font size of a station's label: the full name when it fits at a legible
+    size (one line, then split in two), else its short form; smaller only on tiny tiles."""
+    largest = max(LABEL_MIN, int(tile * 0.3))
+    split = [station_label_lines(name)] if tile >= 64 else []  # two lines only on big tiles
+    options = [[name], *split, [short_label(name)]]
+    for lines in options:
+        size = min(fit_size(line, width, largest, LABEL_MIN) for line in lines)
+        if all(font(size).size(line)[0] <= width for line in lines):
+            return lines, size
+    short = short_label(name)
+    return [short], fit_size(short, width, LABEL_MIN, 9)
 
 
 class KitchenRenderer:
@@ -174,9 +208,7 @@ class KitchenRenderer:
         return bg
 
     def _draw_label(self, surface: pygame.Surface, rect: pygame.Rect, name: str) -> None:
-        lines = station_label_lines(name)
-        width = rect.w - 4
-        size = min(fit_size(line, width, max(9, int(self.tile * 0.24)), 7) for line in lines)
+        lines, size = label_layout(name, rect.w - 4, self.tile)
         line_h = font(size).get_linesize() - 1
         band = pygame.Rect(rect.x, rect.bottom - line_h * len(lines) - 2, rect.w, line_h * len(lines) + 2)
         shade = pygame.Surface(band.size, pygame.SRCALPHA)
@@ -188,8 +220,7 @@ class KitchenRenderer:
             )
 
     def _label_height(self, name: str) -> int:
-        lines = station_label_lines(name)
-        size = min(fit_size(line, self.tile - 4, max(9, int(self.tile * 0.24)), 7) for line in lines)
+        lines, size = label_layout(name, self.tile - 4, self.tile)
         return (font(size).get_linesize() - 1) * len(lines) + 2
 
     def _draw_station_items(

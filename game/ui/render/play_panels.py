@@ -103,6 +103,14 @@ def draw_queue_column(surface: pygame.Surface, rect: pygame.Rect, col: QueueColu
         anchor="center",
     )
     blit_text(surface, col.agent, (rect.x + 40, rect.y + 5), 20, P.TEXT, bold=True)
+    shown = visible_rows(rect)
+    hidden = len(col.actions) + 1 - col.scroll - shown
+    note = f"{col.scroll} above, {max(0, hidden)} below" if col.scroll or hidden > 0 else ""
+    name_w = font(20, True).size(col.agent)[0]
+    if note and rect.x + 40 + name_w + 12 + font(16).size(note)[0] > rect.right - 6:
+        note = f"{col.scroll} up, {max(0, hidden)} down"  # narrow column: the short form
+    if note:  # on the name's line, so the summary below keeps its line to itself
+        blit_text(surface, note, (rect.right - 6, rect.y + 5), 16, P.TEXT_DIM, anchor="topright")
     blit_text(surface, ellipsize(col.summary, rect.w - 46, 16), (rect.x + 40, rect.y + 23), 16, P.TEXT_DIM)
     rows = [QueueRow(col.agent, None, head)]
     y = rect.y + HEADER_H + 2
@@ -116,10 +124,6 @@ def draw_queue_column(surface: pygame.Surface, rect: pygame.Rect, col: QueueColu
             _draw_action_row(surface, row, col, index)
         rows.append(QueueRow(col.agent, None if index == len(col.actions) else index, row))
         y += ROW_H
-    hidden = len(col.actions) + 1 - col.scroll - (len(rows) - 1)
-    if col.scroll or hidden > 0:
-        note = f"{col.scroll} above, {max(0, hidden)} below (wheel scrolls)"
-        blit_text(surface, note, (rect.right - 6, rect.y + 23), 15, P.TEXT_DIM, anchor="topright")
     return rows
 
 
@@ -207,10 +211,15 @@ def draw_orders(
 
 
 def draw_recipes(surface: pygame.Surface, x: int, y: int, width: int, level: Level, bottom: int) -> int:
+    """The recipes of the level's dishes that fit above bottom; the names of the rest on one line."""
     y = heading(surface, "Recipes", x, y, width)
+    left_out = []
     for name in dict.fromkeys(level.orders):
         recipe = level.recipe_book.get(name)
-        if recipe is None or y > bottom - 40:
+        if recipe is None:
+            continue
+        if y + _recipe_height(recipe, width) > bottom - (18 if left_out or name != level.orders[-1] else 0):
+            left_out.append(name)
             continue
         blit_text(surface, name, (x, y), 19, P.TEXT, bold=True)
         y += 20
@@ -218,7 +227,24 @@ def draw_recipes(surface: pygame.Surface, x: int, y: int, width: int, level: Lev
             blit_text(surface, line, (x, y), 16, P.TEXT_DIM)
             y += 15
         y = _draw_ingredients(surface, x, y + 2, width, recipe.ingredients) + 6
+    if left_out:
+        more = f"no room for: {', '.join(left_out)} (a larger window shows them)"
+        blit_text(surface, ellipsize(more, width, 16), (x, y), 16, P.TEXT_DIM)
+        y += 18
     return y
+
+
+def _recipe_height(recipe, width: int) -> int:
+    """How tall draw_recipes draws one recipe (so one that does not fit is left out whole)."""
+    lines = len(wrap(recipe.text, width, 16)[:3])
+    rows, cx = 1, 0
+    for ing in recipe.ingredients:
+        label = f"{ing.item} {ing.state}" + (f" ({ing.cookware})" if ing.cookware else "")
+        w = 24 + font(16).size(label)[0] + 8
+        if cx + w > width:
+            rows, cx = rows + 1, 0
+        cx += w + 4
+    return 20 + lines * 15 + 2 + rows * 24 + 6
 
 
 def _draw_ingredients(surface: pygame.Surface, x: int, y: int, width: int, ingredients) -> int:
@@ -288,8 +314,13 @@ def draw_scrub(
 
 
 # -- overlays -------------------------------------------------------------------------------------------
+TOOLTIP_W = 560  # longer lines wrap
+
+
 def draw_tooltip(surface: pygame.Surface, at: tuple[int, int], lines: Sequence[str]) -> pygame.Rect:
     size = 18
+    limit = min(TOOLTIP_W, surface.get_width() - 40)
+    lines = [part for line in lines for part in (wrap(line, limit, size) or [""])]
     width = max(font(size).size(line)[0] for line in lines) + 16
     box = pygame.Rect(at[0] + 18, at[1] + 18, width, len(lines) * (size - 1) + 12)
     box.clamp_ip(surface.get_rect())

@@ -19,8 +19,19 @@ def font(size: int, bold: bool = False) -> pygame.font.Font:
     return f
 
 
+_RENDERED: dict[tuple, pygame.Surface] = {}
+RENDER_CACHE = 4096  # rendered strings kept: the same labels are drawn every frame
+pygame.register_quit(_RENDERED.clear)
+
+
 def render(text: str, size: int, colour, bold: bool = False) -> pygame.Surface:
-    return render_with(font(size, bold), text, colour)
+    key = (text, size, tuple(colour), bold)
+    img = _RENDERED.get(key)
+    if img is None:
+        if len(_RENDERED) >= RENDER_CACHE:
+            _RENDERED.clear()
+        img = _RENDERED[key] = render_with(font(size, bold), text, colour)
+    return img
 
 
 def render_with(f: pygame.font.Font, text: str, colour) -> pygame.Surface:

@@ -12,6 +12,7 @@ import pygame
 
 from game.levels import LevelError, load_level
 from game.ui import store
+from game.ui.play import PlayScreen
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize
@@ -147,6 +148,7 @@ class BrowserScreen:
         self.notice: tuple[str, list[str]] | None = None
         self.best: dict[str, float] = {}
         self._scores_mtime: float | None = -1.0
+        self._dirty = True
         self._next: Any = self
         self.refresh_scores()
 
@@ -166,10 +168,9 @@ class BrowserScreen:
         if mtime != self._scores_mtime:
             self._scores_mtime = mtime
             self.best = store.best_by_id()
+            self._dirty = True
 
     def open_item(self, item: Item) -> None:
-        from game.ui.screens.play import PlayScreen
-
         try:
             level = load_level(item.path)
         except LevelError as e:
@@ -178,7 +179,13 @@ class BrowserScreen:
         self._next = PlayScreen(level, back=self, size=self.size)
 
     # -- Screen protocol ------------------------------------------------------------------------------
+    def needs_draw(self) -> bool:
+        return self._dirty
+
     def handle(self, event: pygame.event.Event) -> None:
+        self._dirty = True
+        if event.type == pygame.WINDOWLEAVE:
+            self.mouse = None  # the tooltip leaves with the mouse
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
         if self.notice is not None:
@@ -221,6 +228,7 @@ class BrowserScreen:
     def resize(self, size: tuple[int, int]) -> None:
         self.size = size
         self.scroll_by(0)
+        self._dirty = True
 
     def scroll_by(self, dy: int) -> None:
         top = max(0, self.content_h - (self.size[1] - TOP_H))
@@ -243,6 +251,7 @@ class BrowserScreen:
 
     # -- drawing -----------------------------------------------------------------------------------------
     def draw(self, surface: pygame.Surface) -> None:
+        self._dirty = False
         surface.fill(BG)
         y = TOP_H + 16 - self.scroll
         y = self._draw_list(surface, y, *self.lists[0])

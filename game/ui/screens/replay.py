@@ -343,6 +343,10 @@ class TimelineScreen:
         for b in self.buttons.values():
             b.kill()
 
+    def needs_draw(self) -> bool:
+        """Input redraws the view (the app sees to that); otherwise only a playing clock does."""
+        return self.transport.playing
+
     # -- drawing only when something changed -------------------------------------------------
     def draw_key(self) -> Any:
         tips = tuple(b.tool_tip is not None for b in self.buttons.values() if hasattr(b, "tool_tip"))

@@ -1,0 +1,38 @@
+"""The undo history beside the autosave, so reopening a level restores the plan and its undo steps.
+
+The plan itself stays in the autosave file (game.ui.store); this file only adds the steps. A
+damaged or mismatching history is ignored: the plan is what matters."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from game.engine import Level
+from game.ui import store
+from game.ui.editor import EditorState, PlanEditor, pack_history
+
+
+def history_path(level: Level) -> Path:
+    path = store.autosave_path(level)
+    return path.with_name(path.stem + ".history.json")
+
+
+def save_steps(level: Level, names: list[str], undo: list[EditorState], redo: list[EditorState]) -> None:
+    path = history_path(level)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part")
+    tmp.write_text(json.dumps(pack_history(names, undo, redo), separators=(",", ":")), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def load_history(level: Level, editor: PlanEditor) -> bool:
+    """Give the editor its saved undo steps; False when there are none that fit."""
+    path = history_path(level)
+    try:
+        data: Any = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return editor.load_history(data)

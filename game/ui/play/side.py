@@ -1,0 +1,50 @@
+"""The side panel: the clock, the orders, the level's description, recipes, the selected agent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pygame
+
+from game.ui.editor import PlanEditor
+from game.ui.render import palette as P
+from game.ui.render import play_panels as panels
+from game.ui.render.kitchen import describe_item
+
+from .clock import PlayClock
+
+
+def agent_info_lines(ed: PlanEditor, wait_default: float) -> list[tuple[str, Any]]:
+    """What the side panel says about the selected agent (its role first, if any)."""
+    end = ed.end_point(ed.agent)
+    index = ed.insertion_index()
+    held = describe_item(end.held) + ("" if end.known else " (as far as the run got)")
+    where = "at the end of its queue" if ed.selected is None else f"before action {ed.selected}"
+    lines: list[tuple[str, Any]] = [
+        (f"new actions go {where}; there it stands at {ed.position_before(ed.agent, index)}", P.TEXT),
+        (f"after its queue: at {end.pos}, holding {held}", P.TEXT_DIM),
+        (f"W queues Wait({panels.fmt(wait_default)})   F1: all controls", P.TEXT_DIM),
+    ]
+    role = (ed.level.options.get("can_use") or {}).get(ed.agent)
+    if role is not None:
+        lines.insert(0, (f"may use only: {', '.join(role) or 'nothing'}", P.TEXT))
+    return lines
+
+
+def draw_side(
+    surface: pygame.Surface, side: pygame.Rect, ed: PlanEditor, clock: PlayClock, wait_default: float
+) -> None:
+    panels.panel(surface, side)
+    x, w = side.x + 16, side.w - 32
+    r, level = ed.result, ed.level
+    y = panels.draw_clock(surface, x, side.y + 10, w, clock.t, clock.end, clock.playing, clock.speed) + 10
+    served = sum(1 for s in r.served_times if s <= clock.t)
+    y = panels.draw_orders(surface, x, y, w, level.orders, served, r.served_times, r.error is not None) + 6
+    info = agent_info_lines(ed, wait_default)
+    info_h = 24 + sum(len(panels.wrap(text, w, 17)) for text, _ in info) * 16 + 8
+    if level.description and y + 60 < side.bottom - info_h:
+        y = panels.heading(surface, "About this level", x, y, w)
+        y = panels.draw_lines(surface, x, y, w, [(level.description, P.TEXT)]) + 10
+    y = panels.draw_recipes(surface, x, y, w, level, side.bottom - info_h) + 4
+    y = panels.heading(surface, f"Selected: {ed.agent}", x, max(y, side.bottom - info_h), w)
+    panels.draw_lines(surface, x, y, w, info)

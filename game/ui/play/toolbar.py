@@ -1,0 +1,105 @@
+"""The row of buttons at the top right of the play window."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pygame
+import pygame_gui
+
+from game.ui.planner_job import JobState
+from game.ui.render import palette as P
+from game.ui.render import play_panels as panels
+from game.ui.render.text import blit_text, ellipsize
+
+STRONG_TIP = "Run the built-in planner on this level (in the background)"
+TOOLBAR = (
+    ("back", "Levels", "Back to the level list"),
+    ("play", "Play", "Play / pause (Space)"),
+    ("slower", "Slower", "Slower ([)"),
+    ("faster", "Faster", "Faster (])"),
+    ("undo", "Undo", "Undo (Ctrl+Z)"),
+    ("redo", "Redo", "Redo (Ctrl+Y)"),
+    ("save", "Save", "Save the plan (Ctrl+S)"),
+    ("open", "Open", "Open a plan (Ctrl+O)"),
+    ("export", "Export", "Export as ParaCook JSON (Ctrl+E)"),
+    ("strong", "Strong plan", STRONG_TIP),
+    ("help", "Help", "Controls (F1 or ?)"),
+)
+PROGRESS = (86, 180, 233)
+FILE_BUTTONS = ("save", "open", "export")
+WIDE_ONLY = ("slower", "faster")  # below WIDE px these stay on their keys ([ and ]) only
+WIDE = 1280
+
+
+class Toolbar:
+    def __init__(self, manager: pygame_gui.UIManager, hidden: Iterable[str] = ()):
+        self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
+        for name, label, tip in TOOLBAR:
+            self.buttons[name] = pygame_gui.elements.UIButton(
+                pygame.Rect(0, 0, 10, 32), label, manager, tool_tip_text=tip
+            )
+        self.hidden = set(hidden)
+        for name in self.hidden:
+            self.buttons[name].hide()
+
+    def place(self, width: int) -> None:
+        x = width - 8
+        narrow = width < WIDE
+        for name in WIDE_ONLY:
+            if name in self.hidden:
+                continue
+            if narrow and self.buttons[name].visible:
+                self.buttons[name].hide()
+            elif not narrow and not self.buttons[name].visible:
+                self.buttons[name].show()
+        for name, label, _ in reversed(TOOLBAR):
+            button = self.buttons[name]
+            if not button.visible:
+                continue
+            size = 22 + (8 if narrow else 9) * len(label)
+            x -= size + 4
+            button.set_dimensions((size, 32))
+            button.set_relative_position((x, 6))
+
+    @property
+    def left(self) -> int:
+        """The x where the leftmost visible button starts (the title ends before it)."""
+        return min((b.relative_rect.x for b in self.buttons.values() if b.visible), default=10_000)
+
+    def name_of(self, element: object) -> str | None:
+        return next((n for n, b in self.buttons.items() if b is element), None)
+
+    def sync(self, playing: bool, enabled: dict[str, bool]) -> None:
+        play = "Pause" if playing else "Play"
+        if self.buttons["play"].text != play:
+            self.buttons["play"].set_text(play)
+        for name, ok in enabled.items():
+            button = self.buttons[name]
+            if ok and not button.is_enabled:
+                button.enable()
+            elif not ok and button.is_enabled:
+                button.disable()
+
+
+def draw_title_bar(
+    surface: pygame.Surface, top: pygame.Rect, right: int, title: str, viewing: bool, job: JobState | None
+) -> None:
+    """The bar under the buttons: the level's title (or what is being viewed) and the planner's
+    progress while it runs, all left of `right` (where the buttons start)."""
+    pygame.draw.rect(surface, P.PANEL, top)
+    if job is not None:
+        bar = pygame.Rect(right - 150, top.centery - 7, 150, 14)
+        pygame.draw.rect(surface, P.PANEL_LIGHT, bar, border_radius=4)
+        filled = bar.copy()
+        filled.w = max(4, round(bar.w * job.fraction))
+        pygame.draw.rect(surface, PROGRESS, filled, border_radius=4)
+        label = f"planning {job.elapsed:.0f} s"
+        right = blit_text(surface, label, (bar.x - 8, bar.centery), 18, P.TEXT_DIM, anchor="midright").x - 8
+    if viewing:
+        text, colour = "Viewing the built-in planner's plan  -  Esc: back to yours, U: use it", panels.NEXT
+    else:
+        text, colour = title, P.TEXT
+    blit_text(
+        surface, ellipsize(text, right - 12, 24), (12, top.centery), 24, colour, bold=True, anchor="midleft"
+    )
