@@ -266,7 +266,7 @@ def check_replay(data: dict[str, Any], folder: Path) -> str:
     from game.export import FrameRenderer
 
     _display()
-    frames = FrameRenderer(replay, tile=16)
+    frames = FrameRenderer(replay, size=(320, 240))
     end = replay.timeline.end
     for t in (0, end / 2, end):
         frames.render(t)

@@ -135,13 +135,13 @@ def test_a_yaml_grid_wider_than_the_limit_is_refused(tmp_path):
 
 def test_export_of_a_huge_wait_is_refused_with_the_speed_that_fits(tmp_path, capsys):
     plan = tmp_path / "wait.json"
-    plan.write_text(json.dumps({"agent1": [{"action": "Wait", "duration": 1000000}]}))
+    plan.write_text(json.dumps({"agent1": [{"action": "Wait", "duration": 100_000}] * 9}))
     replay = tmp_path / "r.json"
     assert main(["run", str(LEVEL_FILE), str(plan), "--replay", str(replay)]) == 1
     capsys.readouterr()
     assert main(["export", str(replay), str(tmp_path / "out.gif")]) == 2
     err = capsys.readouterr().err
-    assert "5e+06 frames; the limit is 20,000 (use --speed 501 or more)" in err
+    assert "4.5e+06 frames; the limit is 20,000 (use --speed 451 or more)" in err
     assert not (tmp_path / "out.gif").exists()
 
 
@@ -202,7 +202,10 @@ def test_bad_batch_lines_get_an_error_and_the_batch_goes_on(tmp_path, capsys):
     assert len(out) == 7
     assert out[0]["error"] == f"{path}:1: 'orders' must be a list of dish names"
     assert out[1]["error"] == f"{path}:2: 'orders' must be a list of dish names"
-    assert all(not r["done"] and r["error"].startswith(f"{path}:{i}") for i, r in enumerate(out[:6], 1))
+    refused = [out[i] for i in (0, 1, 4, 5)]  # lines that cannot run at all name their line
+    assert all(not r["done"] and r["error"].startswith(f"{path}:") for r in refused)
+    # numbers the engine cannot use run, and stop where the bad Wait starts
+    assert [out[i]["error_detail"]["kind"] for i in (2, 3)] == ["bad_duration", "bad_duration"]
     assert "not UTF-8" in out[4]["error"] and "nested deeper" in out[5]["error"]
     assert out[6]["done"] is True
 
@@ -402,7 +405,7 @@ def test_a_data_path_that_is_a_file_never_closes_the_play_window(tmp_path, monke
     app = play_app()
     screen = app.screen
     screen.edit(screen.editor.queue_wait, 3)
-    screen._after_edit()
+    screen.autosaver.flush()
     app.step(1 / 30)
     assert screen.notice and screen.notice[0] == "Autosave failed"
     assert any(str(blocker) in line for line in screen.notice[1])
@@ -412,13 +415,11 @@ def test_a_data_path_that_is_a_file_never_closes_the_play_window(tmp_path, monke
         assert app.screen is screen and screen.dialog_open
         assert "choose another folder" in screen.message
         assert not str(screen.dialog.current_file_path).startswith(str(blocker))
-        screen.dialog.kill()
+        screen.dialog_box.close()
         app.step(1 / 30)
     assert screen.editor.action_count == 1  # the plan is still here
     target = tmp_path / "elsewhere.json"
-    screen._on_path(target) if screen.dialog_purpose == "save" else None
-    screen.dialog_purpose = "save"
-    screen._on_path(target)
+    screen.files.on_path("save", target)
     assert json.loads(target.read_text())["plan"]["agent1"] == [{"action": "Wait", "duration": 3}]
 
 

@@ -24,7 +24,14 @@ from .timeline import Timeline
 
 HAND_KINDS = ("dispense", "take", "put", "combine", "serve", "trash")
 STATION_KINDS = ("take", "put", "combine", "chop", "wash", "cooked", "burnt", "plate_back")
-PLAN_KINDS = (E.UNKNOWN_TARGET, E.NOT_A_STATION, E.BAD_DURATION, E.SERVE_TOO_EARLY, "invalid_action")
+PLAN_KINDS = (
+    E.UNKNOWN_TARGET,
+    E.NOT_A_STATION,
+    E.BAD_DURATION,
+    E.SERVE_TOO_EARLY,
+    E.INVALID_ACTION,
+    E.TIME_LIMIT,
+)
 
 
 @dataclass(frozen=True)

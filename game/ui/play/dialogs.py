@@ -58,10 +58,13 @@ class FileDialog:
         text = w.file_path_text_line.get_text().strip()
         typed = Path(text).expanduser() if text else None
         for path in (typed, w.current_file_path):
-            if path is None or path.is_dir():
+            try:
+                if path is None or path.is_dir():
+                    continue
+                if path.is_file() or (not self.existing_only and path.parent.is_dir()):
+                    return path
+            except (OSError, ValueError):  # the OS refuses the path (too long, a NUL character)
                 continue
-            if path.is_file() or (not self.existing_only and path.parent.is_dir()):
-                return path
         return None
 
     def handle(self, event: pygame.event.Event) -> Path | None:
