@@ -330,6 +330,8 @@ class Gantt:
         hover: ActionSpan | None = None,
         selected: ActionSpan | tuple[str, int] | None = None,
     ) -> None:
+        if rect.width < 1 or rect.height < 1:  # a window too small to leave the chart any room
+            return
         key = (rect.size, self.view, self.show_held, self.show_stations)
         if self._cache is None or self._cache[0] != key:
             self._cache = (key, self._render(rect.size))
