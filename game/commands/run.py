@@ -24,6 +24,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--replay", metavar="OUT.json", help="also save a replay file")
     p.add_argument("--batch", metavar="CASES.jsonl", help="run every line of a JSONL file")
+    p.add_argument(
+        "--label", help="who made the plan: written into the replay and --json (report groups by it)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,9 +44,10 @@ def run(args: argparse.Namespace) -> int:
     rules = args.rules or level.rules
     result = simulate(level, plan, rules, record=bool(args.replay))
     if args.replay:
-        save_replay(args.replay, level, plan, result, {"kind": "cli", "plan_file": args.plan})
+        label = {"label": args.label} if args.label else {}
+        save_replay(args.replay, level, plan, result, {"kind": "cli", "plan_file": args.plan, **label})
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(result.to_dict() | ({"label": args.label} if args.label else {})))
     else:
         print(summary(result))
     return 0 if result.done else 1

@@ -16,13 +16,16 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
 from game.engine import Level
 
 from .errors import LevelError
 
 INDEX_NAME = "human_times.json"
 INDEX_FORMAT = "paracook-kitchen-human-times"
-HUMAN_FILE = re.compile(r"(?P<cat>[^/]+)/seed_(?P<seed>\d+)/agent_num_(?P<agents>\d+)/orders_num_(?P<n>\d+)\.json$")
+HUMAN_FILE = re.compile(
+    r"(?P<cat>[^/]+)/seed_(?P<seed>\d+)/agent_num_(?P<agents>\d+)/orders_num_(?P<n>\d+)\.json$"
+)
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,9 @@ def times_from_data(root: Path) -> list[HumanTime]:
         if m is None or t is None or not isinstance(dishes, list):
             continue
         try:
-            level = load_level(root / "maps" / m["cat"] / f"seed_{m['seed']}" / f"agent_num_{m['agents']}.json", dishes)
+            level = load_level(
+                root / "maps" / m["cat"] / f"seed_{m['seed']}" / f"agent_num_{m['agents']}.json", dishes
+            )
         except LevelError:
             continue
         task_id = f"{m['cat']}/seed_{m['seed']}/agent_num_{m['agents']}/orders_num_{m['n']}"

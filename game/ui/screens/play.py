@@ -19,6 +19,7 @@ from game.engine import Level, Plan, parse_plan, plan_to_dict, simulate
 from game.engine.level import Station
 from game.ui import store
 from game.ui.editor import EditRefused, PlanEditor
+from game.ui.play_options import PlayOptions
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
@@ -190,8 +191,10 @@ class PlayScreen:
         back: Any = None,
         restore: bool = True,
         size: tuple[int, int] | None = None,
+        options: PlayOptions | None = None,
     ):
         self.level = level
+        self.options = options or PlayOptions()
         self.back = back
         restored = store.load_autosave(level) if restore and plan is None else None
         self.editor = PlanEditor(level, plan or restored)
@@ -349,7 +352,7 @@ class PlayScreen:
         self._after_edit()
         return True
 
-    def _after_edit(self) -> None:
+    def _after_edit(self, kind: str = "edit") -> None:
         self.playing = False
         self.t = min(self.editor.focus_time(), self._end())
         err = self.editor.error
@@ -357,19 +360,20 @@ class PlayScreen:
             self._keep_visible(err.agent, err.action_index)
         self._keep_visible(self.editor.agent, self.editor.insertion_index())
         self._autosave()
+        self.options.notify(kind)
         if self.editor.result.done:
             self._finish()
 
     def undo(self) -> None:
         if self.editor.undo():
-            self._after_edit()
+            self._after_edit("undo")
             self.say("undone")
         else:
             self.say("nothing to undo")
 
     def redo(self) -> None:
         if self.editor.redo():
-            self._after_edit()
+            self._after_edit("redo")
             self.say("redone")
         else:
             self.say("nothing to redo")
@@ -388,6 +392,8 @@ class PlayScreen:
             self.say(f"({tile[0]}, {tile[1]}) is a wall: nothing to do there", error=True)
 
     def _autosave(self) -> None:
+        if not self.options.autosave:
+            return
         try:
             store.autosave(self.level, self.editor.plan)
         except OSError as e:
@@ -403,6 +409,8 @@ class PlayScreen:
         if key in self.recorded:
             return
         self.recorded.add(key)
+        if not self.options.keep_score:
+            return self._open_card(self._make_card(None))
         replay = None
         notes = []
         try:
@@ -445,6 +453,7 @@ class PlayScreen:
                 else ("press Strong plan to see it" if solver_available() else "not known"),
             ),
         ]
+        rows = [row for row in rows if row[0] not in self.options.hidden_rows]
         n = len(self.level.orders)
         title = (
             f"All {n} orders served in {panels.fmt(r.time)}"
@@ -459,10 +468,10 @@ class PlayScreen:
         for name, label in CARD_BUTTONS:
             if name == "viewer" and (card.replay is None or not replay_viewer_available()):
                 continue
-            if name == "strong" and not solver_available():
+            if (name == "strong" and not solver_available()) or name in self.options.hidden:
                 continue
             self.card_buttons[name] = pygame_gui.elements.UIButton(
-                pygame.Rect(0, 0, 130, 36), label, self.manager
+                pygame.Rect(0, 0, 130, 36), self.options.labels.get("card:" + name, label), self.manager
             )
         self._place_card_buttons()
 
@@ -1061,8 +1070,13 @@ class PlayScreen:
     def _build_toolbar(self) -> None:
         for name, label, tip in TOOLBAR:
             self.buttons[name] = pygame_gui.elements.UIButton(
-                pygame.Rect(0, 0, 10, 32), label, self.manager, tool_tip_text=tip
+                pygame.Rect(0, 0, 10, 32),
+                self.options.labels.get(name, label),
+                self.manager,
+                tool_tip_text=tip,
             )
+            if name in self.options.hidden:
+                self.buttons[name].hide()
         if not solver_available():
             self.buttons["strong"].hide()
 
