@@ -450,11 +450,11 @@ class StudyEndScreen(_Page):
         self.store = store
         self.back = back
         self.export_dir = store.folder / "export"
+        store.log({"event": "end"})
         try:
             _, self.problems = export_session(store, self.export_dir)
         except OSError as e:
             self.problems = [f"{self.export_dir}: the export could not be written ({e})"]
-        store.log({"event": "end"})
 
     def press(self, name: str) -> None:
         if name == "close":
