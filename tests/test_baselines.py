@@ -45,12 +45,16 @@ def paper_data(root: Path, human_time: float = 34) -> Path:
         (x, y)
         for y in range(level.height)
         for x in range(level.width)
-        if level.is_floor((x, y)) and (x, y) not in taken and (x, y) != (m["agents"][0]["x"], m["agents"][0]["y"])
+        if level.is_floor((x, y))
+        and (x, y) not in taken
+        and (x, y) != (m["agents"][0]["x"], m["agents"][0]["y"])
     )
     m["agents"][0]["x"], m["agents"][0]["y"] = spot
     (root / "maps" / "salad" / "seed_42").mkdir(parents=True)
     (root / "maps/salad/seed_42/agent_num_2.json").write_text(json.dumps(m))
-    (root / "orders.json").write_text(json.dumps({"salad/seed_42/orders_num_2": [f"salad/{o}" for o in level.orders]}))
+    (root / "orders.json").write_text(
+        json.dumps({"salad/seed_42/orders_num_2": [f"salad/{o}" for o in level.orders]})
+    )
     (root / "recipes").mkdir()
     human = root / "human/salad/seed_42/agent_num_2"
     human.mkdir(parents=True)
@@ -196,7 +200,9 @@ def test_planner_time_on_level_rows(tmp_path, capsys):
     assert "| bob | tutorial/01_first_salad (tutorial) | 1 |" in out and "| - | 13 |" in out
 
 
-def _run(label: str, task: str, time: float, done: bool = True, agents: int = 1, difficulty: str = "easy") -> Run:
+def _run(
+    label: str, task: str, time: float, done: bool = True, agents: int = 1, difficulty: str = "easy"
+) -> Run:
     moving = {f"agent{i + 1}": time / 2 for i in range(agents)}
     return Run(
         label,
@@ -259,10 +265,16 @@ def test_study_summary_across_participants():
     assert everyone.participants == 3 and everyone.tasks == 2
     assert everyone.metrics["pOCT"].value == pytest.approx((50 + 60 + 30) / 3)  # each participant's mean
     single = study_summary([_run("p1", "a", 40)])
-    assert all(math.isnan(single[0].metrics[m].low) for m in ("pOCT", "nOCT")) and math.isnan(single[0].spread)
+    assert all(math.isnan(single[0].metrics[m].low) for m in ("pOCT", "nOCT")) and math.isnan(
+        single[0].spread
+    )
     table = summary_markdown(study_summary(runs))
     assert "| level | a | 3 |" in table and "| difficulty | easy | 3 |" in table
-    assert table.index("| difficulty | easy") < table.index("| difficulty | hard") < table.index("| difficulty | all")
+    assert (
+        table.index("| difficulty | easy")
+        < table.index("| difficulty | hard")
+        < table.index("| difficulty | all")
+    )
 
 
 def test_report_study_flag_reads_exports_of_two_participants(tmp_path, capsys):
