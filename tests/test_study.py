@@ -157,6 +157,8 @@ def test_a_two_level_session_closed_resumed_exported_and_reported(tmp_path, no_p
     d = Driver(open_session(session_store.folder, None, SIZE))
     resumed = d.screen
     assert isinstance(resumed, StudyLevelScreen) and resumed.play.editor.plan_dict() == plan_before
+    assert resumed.paused  # the clock waits for the participant
+    d.press("resume")
     d.station("chopping_board1", button=3)
     assert resumed.record.edits == 3
     d.toolbar("back")
@@ -180,6 +182,14 @@ def test_a_two_level_session_closed_resumed_exported_and_reported(tmp_path, no_p
     text = capsys.readouterr().out
     assert "| p01 | tutorial/01_first_salad (tutorial) | 1 | 100.00 |" in text
     assert "| p01 | all | 2 |" in text
+    assert main(["report", str(session_store.folder)]) == 0  # the session's own folder reads the same
+    assert "| p01 | all | 2 |" in capsys.readouterr().out
+    # `study export` writes the same files elsewhere; `study list` shows the session finished
+    assert main(["study", "export", str(session_store.folder), "--out", str(tmp_path / "again")]) == 0
+    again = json.loads((tmp_path / "again" / "results" / "tutorial" / "01_first_salad.json").read_text())
+    assert again == first
+    assert main(["study", "list"]) == 0
+    assert "p01  finished" in capsys.readouterr().out
 
 
 def test_the_setup_page_starts_a_named_session_and_offers_to_resume(tmp_path, no_planner):
@@ -205,12 +215,21 @@ def test_a_damaged_session_or_a_changed_level_is_named_not_a_crash(tmp_path):
         SessionStore.open(s.folder)
     page = open_session(s.folder, None, SIZE)
     assert isinstance(page, StudyIntroScreen) and "session.json" in page.problem
+    assert main(["study", "export", str(s.folder)]) == 2
+    assert main(["report", str(s.folder)]) == 2
     level = tmp_path / "l.yaml"
     level.write_text(TUTORIALS[0].read_text())
     s2 = new_session(tmp_path, "eve", [level], "fixed")
     level.write_text(TUTORIALS[0].read_text().replace("salad_basic", "salad_advanced", 1))
     screen = StudyLevelScreen(s2, None, SIZE)
     assert screen.play is None and "changed" in screen.problem
+
+
+def test_study_command_refuses_bad_levels(capsys):
+    assert main(["study", "--levels", "no-such-suite", "--participant", "x"]) == 2
+    assert "no-such-suite" in capsys.readouterr().err
+    assert main(["study", "--participant", "x"]) == 2  # the paper's tasks are not installed here
+    assert "levels import-paracook" in capsys.readouterr().err
 
 
 def test_order_is_fixed_or_a_seeded_shuffle():

@@ -38,6 +38,8 @@ def result_files(paths: list[Path]) -> list[Path]:
     """The .json and .jsonl files given, directories searched recursively, in a stable order."""
     out: list[Path] = []
     for p in paths:
+        if (p / SESSION_MARK).is_file() and not (p / "export" / STUDY_MARK).is_file():
+            raise ResultError(f"{p}: a study session not exported yet (python main.py study export {p})")
         if p.is_dir():
             out += sorted(
                 f
@@ -52,6 +54,7 @@ def result_files(paths: list[Path]) -> list[Path]:
 
 
 STUDY_MARK = "study.json"  # a study export: its replays are the runs (results/ repeats them)
+SESSION_MARK = "session.json"  # a study session's folder: its export/ holds the runs
 
 
 def _run_extra(f: Path, top: Path) -> bool:
@@ -62,6 +65,8 @@ def _run_extra(f: Path, top: Path) -> bool:
             return not f.is_relative_to(folder / "results")
         if (folder / STUDY_MARK).is_file():
             return not f.is_relative_to(folder / "replays")
+        if (folder / SESSION_MARK).is_file():
+            return not f.is_relative_to(folder / "export" / "replays")
         if folder == top:
             return False
     return False

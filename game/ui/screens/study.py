@@ -31,6 +31,7 @@ from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize
 
 BG = (24, 25, 31)
+TEXT = 21  # body text size of the study pages
 SAVE_EVERY = 5.0  # seconds of clock between saves (edits are saved at once)
 INPUT_EVENTS = (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEWHEEL)
 INSTRUCTIONS = [
@@ -174,7 +175,7 @@ class StudySetupScreen(_Page):
             f"{len(self.files)} level(s). The built-in planner and every other result stay hidden "
             "until the session ends; planning time, edits and failed runs are recorded.",
         ]
-        y = panels.draw_lines(surface, col.x, col.y + 50, col.w, [(t, P.TEXT_DIM) for t in lines]) + 16
+        y = panels.draw_lines(surface, col.x, col.y + 56, col.w, [(t, P.TEXT_DIM) for t in lines], TEXT) + 20
         blit_text(surface, "Participant (type a name or code):", (col.x, y), 20, P.TEXT)
         box = pygame.Rect(col.x, y + 28, min(420, col.w), 40)
         pygame.draw.rect(surface, P.PANEL_LIGHT, box, border_radius=6)
@@ -219,7 +220,9 @@ def open_session(folder: Path, back: Any, size: tuple[int, int]) -> Any:
     if store.session.finished:
         return StudyEndScreen(store, back, size)
     store.log({"event": "resume"})
-    return StudyLevelScreen(store, back, size)
+    screen = StudyLevelScreen(store, back, size)
+    screen.paused = True  # the clock waits until the participant is back
+    return screen
 
 
 class StudyIntroScreen(_Page):
@@ -260,7 +263,7 @@ class StudyIntroScreen(_Page):
         text = [(line.format(n=len(s.levels)), P.TEXT) for line in INSTRUCTIONS]
         y = col.y + 56
         for line in text:
-            y = panels.draw_lines(surface, col.x, y, col.w, [line]) + 12
+            y = panels.draw_lines(surface, col.x, y, col.w, [line], TEXT) + 14
         self.buttons = [Button("begin", "Begin", pygame.Rect(col.x, y + 16, 220, 46))]
         draw_buttons(surface, self.buttons, self.mouse)
 
@@ -294,6 +297,8 @@ class StudyLevelScreen:
         except (LevelError, SessionError, ValueError) as e:
             self.problem, self.paused = str(e), True
             return
+        s = store.session
+        level = level.replace(title=f"Level {s.current + 1} of {len(s.levels)}: {self.record.title}")
         self.play = PlayScreen(
             level, plan, back=self, restore=False, size=self.size, options=study_options(self._on_change)
         )
@@ -430,7 +435,7 @@ class StudyLevelScreen:
             lines.append((f"Your plan {state}.", panels.SERVED if r.outcome.get("done") else P.TEXT_DIM))
         if self.problem:
             lines.append((self.problem, P.ERROR))
-        y = panels.draw_lines(surface, col.x, col.y + 56, col.w, lines) + 20
+        y = panels.draw_lines(surface, col.x, col.y + 56, col.w, lines, TEXT) + 24
         last = s.current + 1 == len(s.levels)
         submit = (
             "Submit this plan and finish the session" if last else "Submit this plan and go to the next level"
@@ -511,6 +516,6 @@ class StudyEndScreen(_Page):
             )
         ]
         notes += [(p, P.ERROR) for p in self.problems]
-        y = panels.draw_lines(surface, col.x, y + 16, col.w, notes) + 16
+        y = panels.draw_lines(surface, col.x, y + 16, col.w, notes, TEXT) + 20
         self.buttons = [Button("close", "Close", pygame.Rect(col.x, y, 160, 42))]
         draw_buttons(surface, self.buttons, self.mouse)
