@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pygame
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game.cli import main
 from game.engine.result import REFERENCE_FIELDS
 from game.study.persist import SessionStore, new_session
-from game.study.session import LevelRecord, SessionError, ordered
+from game.study.session import LevelRecord, Session, SessionError, ordered
 from game.ui import store
 from game.ui.app import App
 from game.ui.screens import play as play_module
@@ -249,3 +251,44 @@ def test_the_clock_splits_active_and_idle_time():
     r.touch()
     r.tick(1, idle_after=30)
     assert (r.active_s, r.idle_s, r.planning_s) == (31, 5, 36)
+
+
+SESSION_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(allow_nan=False) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    field=st.sampled_from(["participant", "levels", "current", "order", "idle_after", "level0"]),
+    value=SESSION_JSON,
+)
+def test_a_damaged_session_file_is_refused_with_a_reason(tmp_path_factory, field, value):
+    folder = tmp_path_factory.mktemp("s")
+    base = Session("p", [LevelRecord("f.yaml", "t", "T", "d")]).to_dict()
+    if field == "level0":
+        base["levels"][0] = value if not isinstance(value, dict) else {**base["levels"][0], **value}
+    else:
+        base[field] = value
+    (folder / "session.json").write_text(json.dumps(base))
+    try:
+        session = SessionStore.open(folder).session
+    except SessionError as e:
+        assert "session.json" in str(e)
+        return
+    record = session.levels[0]  # what loads can be used: the clock and counters work
+    record.tick(1.0, session.idle_after)
+    record.count("edit")
+    assert record.planning_s >= 1.0 and 0 <= session.current <= len(session.levels)
+
+
+@settings(max_examples=80, deadline=None)
+@given(text=st.text(max_size=60) | SESSION_JSON.map(json.dumps))
+def test_a_damaged_human_times_index_gives_no_times(tmp_path_factory, text):
+    from game.levels.paper import INDEX_NAME, read_index
+
+    folder = tmp_path_factory.mktemp("i")
+    (folder / INDEX_NAME).write_text(text)
+    assert isinstance(read_index(folder), list)

@@ -72,6 +72,7 @@ class SessionStore:
     def __init__(self, folder: Path, session: Session):
         self.folder = folder
         self.session = session
+        self.log_problem = ""
 
     @classmethod
     def open(cls, folder: Path) -> SessionStore:
@@ -101,9 +102,12 @@ class SessionStore:
             **({"planning_s": round(record.planning_s, 3)} if record is not None else {}),
             **entry,
         }
-        self.folder.mkdir(parents=True, exist_ok=True)
-        with (self.folder / LOG_FILE).open("a", encoding="utf-8") as f:
-            f.write(json.dumps(line, ensure_ascii=False) + "\n")
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with (self.folder / LOG_FILE).open("a", encoding="utf-8") as f:
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+        except OSError as e:  # the session itself is still saved; say so rather than stop
+            self.log_problem = f"{self.folder / LOG_FILE}: cannot write the log ({e.strerror or e})"
 
     def read_log(self) -> list[dict[str, Any]]:
         path = self.folder / LOG_FILE

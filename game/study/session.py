@@ -116,7 +116,7 @@ class Session:
         if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
             raise SessionError(f"{where}: not a study session file")
         try:
-            levels = [LevelRecord(**r) for r in data["levels"]]
+            levels = [_record(r, f"{where}: levels[{i}]") for i, r in enumerate(data["levels"])]
             kept = {
                 k: data[k]
                 for k in ("order", "seed", "current", "started", "idle_after", "finished")
@@ -125,12 +125,38 @@ class Session:
             session = cls(str(data["participant"]), levels, **kept)
         except (KeyError, TypeError) as e:
             raise SessionError(f"{where}: a damaged session file ({e})") from None
+        if (
+            not _number(session.current)
+            or not _number(session.idle_after)
+            or not isinstance(session.order, str)
+        ):
+            raise SessionError(f"{where}: 'current', 'idle_after' must be numbers and 'order' a name")
+        if not levels or not isinstance(data["participant"], str):
+            raise SessionError(f"{where}: a session needs a participant's name and at least one level")
         if not 0 <= session.current <= len(levels):
             raise SessionError(f"{where}: field 'current' is {session.current}, outside 0..{len(levels)}")
         return session
 
 
 SESSION_FORMAT = "paracook-kitchen-study"
+_NUMBERS = ("active_s", "idle_s", "paused_s", "since_input", *COUNTERS)
+
+
+def _number(x: Any) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and x >= 0
+
+
+def _record(data: Any, where: str) -> LevelRecord:
+    """One level's record, each field checked (a hand-edited file is named, not a crash later)."""
+    if not isinstance(data, dict):
+        raise SessionError(f"{where}: must be an object")
+    record = LevelRecord(**data)
+    bad = [k for k in _NUMBERS if not _number(getattr(record, k))]
+    bad += [k for k in ("path", "task_id", "title", "digest") if not isinstance(getattr(record, k), str)]
+    bad += [k for k in ("plan", "outcome") if not isinstance(getattr(record, k), dict)]
+    if bad:
+        raise SessionError(f"{where}: field(s) {', '.join(bad)} of the wrong type")
+    return record
 
 
 def ordered(items: list[Any], order: str, seed: int | None) -> list[Any]:

@@ -432,7 +432,9 @@ class BrowserScreen:
         lines = [item.label]
         best = self.best.get(item.level_id)
         if item.action is None:
-            lines.append(f"your best: {panels.fmt(best)}" if best is not None else "you have not finished it yet")
+            lines.append(
+                f"your best: {panels.fmt(best)}" if best is not None else "you have not finished it yet"
+            )
         if item.human is not None:
             lines.append(f"ParaCook human study: {panels.fmt(item.human)} (this very task)")
         lines.append("click to start" if item.action is not None else "click to plan it")

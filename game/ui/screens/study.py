@@ -320,6 +320,9 @@ class StudyLevelScreen:
             self.unsaved = 0.0
         except OSError as e:
             self.play.say(f"the session could not be saved: {e}", error=True)
+            return
+        if self.store.log_problem:
+            self.play.say(self.store.log_problem, error=True)
 
     # -- the Screen protocol ---------------------------------------------------------------------
     def handle(self, event: pygame.event.Event) -> None:
