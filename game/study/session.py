@@ -125,12 +125,11 @@ class Session:
             session = cls(str(data["participant"]), levels, **kept)
         except (KeyError, TypeError) as e:
             raise SessionError(f"{where}: a damaged session file ({e})") from None
-        if (
-            not _number(session.current)
-            or not _number(session.idle_after)
-            or not isinstance(session.order, str)
-        ):
-            raise SessionError(f"{where}: 'current', 'idle_after' must be numbers and 'order' a name")
+        whole = isinstance(session.current, int) and not isinstance(session.current, bool)
+        if not whole or not _number(session.idle_after) or not isinstance(session.finished, bool):
+            raise SessionError(
+                f"{where}: 'current' must be a whole number, 'idle_after' a number, 'finished' true/false"
+            )
         if not levels or not isinstance(data["participant"], str):
             raise SessionError(f"{where}: a session needs a participant's name and at least one level")
         if not 0 <= session.current <= len(levels):
