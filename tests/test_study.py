@@ -164,6 +164,8 @@ def test_a_two_level_session_closed_resumed_exported_and_reported(tmp_path, no_p
     d.station("chopping_board1", button=3)
     assert resumed.record.edits == 3
     d.toolbar("back")
+    d.press("submit")  # the plan does not serve: a second click confirms
+    assert d.screen is resumed and resumed.confirm
     d.press("submit")
     end = d.screen
     assert isinstance(end, StudyEndScreen) and end.store.session.finished and end.problems == []

@@ -280,6 +280,7 @@ class StudyLevelScreen:
         self.back = back
         self.record = store.session.level
         self.paused = False
+        self.confirm = False  # a plan that does not serve every order needs a second click
         self.mouse: tuple[int, int] | None = None
         self.buttons: list[Button] = []
         self.problem = ""
@@ -387,12 +388,16 @@ class StudyLevelScreen:
         self.store.log({"event": "pause"})
 
     def press(self, name: str) -> None:
+        self.confirm = self.confirm and name == "submit"
         if name == "resume":
             self.paused = False
             self.record.touch()
             self.store.log({"event": "unpause"})
         elif name == "submit":
-            self.submit()
+            if self.record.outcome.get("done") or self.confirm:
+                self.submit()
+            else:
+                self.confirm = True
         elif name == "quit":
             self.close()
             self._next = self.back
@@ -443,6 +448,8 @@ class StudyLevelScreen:
         submit = (
             "Submit this plan and finish the session" if last else "Submit this plan and go to the next level"
         )
+        if self.confirm:
+            submit = "Click again: submit a plan that does not serve every order"
         options = [("submit", submit), ("quit", "Stop for now (the session resumes where it is)")]
         if self.play is not None:
             options.insert(0, ("resume", "Back to planning"))
