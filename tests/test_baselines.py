@@ -289,3 +289,34 @@ def test_report_study_flag_reads_exports_of_two_participants(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| level | tutorial/01_first_salad (tutorial) | 2 | 50.00 [" in out
     assert report_rows(load_runs([tmp_path])[0])[0].tasks == 1  # results/ of an export is not read twice
+
+
+def test_the_browser_entry_opens_a_study_over_the_human_study_tasks(tmp_path, capsys):
+    from game.ui.app import App
+    from game.ui.screens.browser import BrowserScreen
+    from game.ui.screens.study import StudySetupScreen
+
+    install(tmp_path, capsys)
+    pygame.init()
+    surface = pygame.display.set_mode((1440, 900))
+    pygame.event.clear()
+    app = App(BrowserScreen(size=(1440, 900)), surface)
+    app.step(1 / 60)
+    entry = app.screen.study[0]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=entry.rect.center, button=1))
+    app.step(1 / 60)
+    setup = app.screen
+    assert isinstance(setup, StudySetupScreen)
+    assert [f.relative_to(store.installed_paracook_dir()).as_posix() for f in setup.files] == [f"{TASK}.yaml"]
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+    app.step(1 / 60)
+    assert isinstance(app.screen, BrowserScreen)
+
+
+def test_import_into_an_unwritable_place_is_a_message(tmp_path, capsys):
+    src = paper_data(tmp_path / "p")
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["levels", "import-paracook", str(src), "--out", str(blocker / "x")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write there" in err and "Traceback" not in err
