@@ -320,3 +320,19 @@ def test_import_into_an_unwritable_place_is_a_message(tmp_path, capsys):
     assert main(["levels", "import-paracook", str(src), "--out", str(blocker / "x")]) == 2
     err = capsys.readouterr().err
     assert "cannot write there" in err and "Traceback" not in err
+
+
+def test_a_result_naming_its_level_gets_the_human_time_only_if_its_plan_runs_there(tmp_path, capsys):
+    paper_file = install(tmp_path, capsys)
+    level = load_level(paper_file)
+    plan = {"agent1": [{"action": "Wait", "duration": 2}], "agent2": []}
+    result = simulate(level, parse_plan(plan, level.agent_names)).to_dict()
+    runs = tmp_path / "llm"
+    runs.mkdir()
+    base = result | {"task": {"id": TASK, "difficulty": "easy"}, "plan": plan, "model": "m", "method": "io"}
+    (runs / "named.json").write_text(json.dumps(base | {"level": str(paper_file)}))
+    lying = base | {"level": str(paper_file), "time": result["time"] + 5, "task": {"id": "other"}}
+    (runs / "lying.json").write_text(json.dumps(lying))
+    assert main(["report", str(runs), "--by", "level", "--format", "csv"]) == 0
+    rows = {line.split(",")[2]: line.split(",") for line in capsys.readouterr().out.splitlines()[1:]}
+    assert rows[TASK][-2] == "34.0" and rows["other"][-2] == ""

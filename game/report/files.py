@@ -258,7 +258,9 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
     level = level or _named_level(data.get("level"))
     progress, source = progress_of(data, path, where, task, level)
     # a named level file is the run's kitchen only if the plan runs there as the result says
-    known = level is not None and (trusted or source == "simulated")
+    known = level is not None and (
+        trusted or source == "simulated" or _simulated_progress(data, level) is not None
+    )
     return Run(
         label=label,
         task=dict(task),
