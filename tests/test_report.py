@@ -184,9 +184,10 @@ def test_runner_results_replays_and_labels(tmp_path: Path, capsys):
     assert skipped == [str(tmp_path / "notes.json")]
     cot = [r for r in runs if r.label == "cot m1"]
     assert metrics(cot)["pOCT"].value == (13 + 40) / 2  # the failure costs T_max = 40
-    assert main(["report", str(tmp_path), "--by", "orders", "--format", "csv"]) == 0
+    assert main(["report", str(tmp_path), "--by", "orders", "--format", "csv", "--dedupe", "all"]) == 0
     out = capsys.readouterr()
     assert "cot m1,orders,1,2,50.0," in out.out and "skipped 1" in out.err
+    assert "1 task(s) appear more than once under one label" in out.err and "all kept" in out.err
 
 
 TUTORIAL = "levels/tutorial/01_first_salad.yaml"
@@ -225,7 +226,7 @@ def test_missing_progress_without_level_or_plan(tmp_path: Path, capsys):
     runs, _ = load_runs([tmp_path])
     assert [(r.progress, r.progress_origin) for r in runs] == [(None, "unknown")] * 3 + [(None, "assumed")]
     assert metrics(runs)["PR"].n == 1 and metrics(runs)["PR"].value == 100
-    assert main(["report", str(tmp_path)]) == 0
+    assert main(["report", str(tmp_path), "--dedupe", "all"]) == 0
     out = capsys.readouterr().out
     assert "(a) PR: 1 successful run(s)" in out and "(b) PR: 3 failed run(s)" in out
 

@@ -24,7 +24,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     va.set_defaults(levels_handler=cmd_validate)
     im = sub.add_parser("import-paracook", help="turn a ParaCook data folder into level files")
     im.add_argument("source", metavar="DIR", help="folder with maps/, orders.json and recipes/")
-    im.add_argument("--out", metavar="DIR", required=True, help="where to write the level files")
+    im.add_argument(
+        "--out",
+        metavar="DIR",
+        help="where to write the level files (default: the data folder, where the browser lists them)",
+    )
     im.set_defaults(levels_handler=cmd_import)
     ge = sub.add_parser("generate", help="regenerate the 360-task benchmark suite")
     ge.add_argument("--out", metavar="DIR", default=str(SUITE_DIR), help="default: levels/suite")
@@ -73,15 +77,27 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     from game.levels.importer import import_paracook
 
+    out = Path(args.out) if args.out else _install_dir()
     try:
-        written, problems = import_paracook(Path(args.source), Path(args.out))
+        written, problems = import_paracook(Path(args.source), out)
     except LevelError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except OSError as e:
+        print(f"error: {e.filename or out}: cannot write there ({e.strerror or e})", file=sys.stderr)
+        return 2
     for p in problems:
         print(f"problem: {p}", file=sys.stderr)
-    print(f"{len(written)} level file(s) written to {args.out}")
+    print(f"{len(written)} level file(s) written to {out}")
+    if not args.out and written:
+        print("the level browser now lists them under 'ParaCook benchmark'")
     return 1 if problems else 0
+
+
+def _install_dir() -> Path:
+    from game.ui.store import installed_paracook_dir
+
+    return installed_paracook_dir()
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

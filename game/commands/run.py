@@ -27,6 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--replay", metavar="OUT.json", help="also save a replay file")
     p.add_argument("--batch", metavar="CASES.jsonl", help="run every line of a JSONL file")
+    p.add_argument(
+        "--label", help="who made the plan: written into the replay and --json (report groups by it)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,13 +47,14 @@ def run(args: argparse.Namespace) -> int:
     rules = args.rules or level.rules
     result = simulate(level, plan, rules, record=bool(args.replay))
     if args.replay:
+        label = {"label": args.label} if args.label else {}
         try:
-            save_replay(args.replay, level, plan, result, {"kind": "cli", "plan_file": args.plan})
+            save_replay(args.replay, level, plan, result, {"kind": "cli", "plan_file": args.plan, **label})
         except OSError as e:
             print(f"error: {args.replay}: cannot write the replay ({e.strerror or e})", file=sys.stderr)
             return 2
     if args.json:
-        print(json.dumps(result.to_dict()))
+        print(json.dumps(result.to_dict() | ({"label": args.label} if args.label else {})))
     else:
         print(summary(result))
     return 0 if result.done else 1

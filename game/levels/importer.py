@@ -15,6 +15,7 @@ from typing import Any
 from .catalog import dish_name, load_catalog, resolve_orders
 from .errors import LevelError
 from .format import level_to_yaml
+from .paper import times_from_data, write_index
 from .paracook import level_from_paracook
 from .task import DIFFICULTY
 from .validate import check_level
@@ -97,7 +98,8 @@ def _task_yaml(data: Any, rel: str, m: re.Match, count: int, dishes: list[str], 
 
 
 def import_paracook(src: Path, out: Path) -> tuple[list[Path], list[str]]:
-    """Write a level file per task; returns the files written and the problems met."""
+    """Write a level file per task, and the index of the human study's times (human_times.json,
+    each tied to its task's content); returns the level files written and the problems met."""
     if not (src / "maps").is_dir() or not (src / "orders.json").is_file():
         raise LevelError(str(src), ["a ParaCook data folder needs maps/ and orders.json"])
     problems = recipe_problems(src)
@@ -125,4 +127,6 @@ def import_paracook(src: Path, out: Path) -> tuple[list[Path], list[str]]:
                 written.append(path)
         except LevelError as e:
             problems.append(str(e))
+    if written:
+        write_index(out, times_from_data(src))
     return written, problems

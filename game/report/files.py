@@ -18,6 +18,7 @@ from typing import Any
 from game.engine import Level, simulate
 from game.engine.metrics import d_max, t_max
 from game.levels import LevelError, load_level
+from game.levels.paper import task_digest
 from game.levels.task import DIFFICULTY, task_info
 from game.report.metrics import Run
 
@@ -37,6 +38,8 @@ def result_files(paths: list[Path]) -> list[Path]:
     """The .json and .jsonl files given, directories searched recursively, in a stable order."""
     out: list[Path] = []
     for p in paths:
+        if (p / SESSION_MARK).is_file() and not (p / "export" / STUDY_MARK).is_file():
+            raise ResultError(f"{p}: a study session not exported yet (python main.py study export {p})")
         if p.is_dir():
             out += sorted(
                 f
@@ -50,12 +53,20 @@ def result_files(paths: list[Path]) -> list[Path]:
     return out
 
 
+STUDY_MARK = "study.json"  # a study export: its replays are the runs (results/ repeats them)
+SESSION_MARK = "session.json"  # a study session's folder: its export/ holds the runs
+
+
 def _run_extra(f: Path, top: Path) -> bool:
     """In a runner's folder (one holding run.json) only results/ holds results; its replays and
-    request log would count twice or are no results at all."""
+    request log would count twice or are no results at all. In a study export only replays/."""
     for folder in [f.parent, *f.parent.parents]:
         if (folder / "run.json").is_file():
             return not f.is_relative_to(folder / "results")
+        if (folder / STUDY_MARK).is_file():
+            return not f.is_relative_to(folder / "replays")
+        if (folder / SESSION_MARK).is_file():
+            return not f.is_relative_to(folder / "export" / "replays")
         if folder == top:
             return False
     return False
@@ -88,8 +99,12 @@ def is_result(data: Any) -> bool:
 
 
 def label_of(data: dict[str, Any], path: Path) -> str:
-    """Who produced a result: its method and model, its source kind, or `human` for ParaCook's."""
+    """Who produced a result: its own label (`run --label`, a study's participant), its method
+    and model, its source kind, or `human` for ParaCook's."""
     source = data.get("source") if isinstance(data.get("source"), dict) else {}
+    for label in (data.get("label"), source.get("label")):
+        if isinstance(label, str) and label.strip():
+            return label.strip()
     parts = [
         str(x)
         for x in (data.get("method") or source.get("method"), data.get("model") or source.get("model"))
@@ -114,6 +129,7 @@ def task_from_path(path: Path) -> dict[str, Any] | None:
         "agents": agents,
         "orders": orders,
         "seed": seed,
+        "suite": "paracook",
     }
 
 
@@ -236,7 +252,15 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         bounds = bounds_from_path(path, str(task.get("id", "")))
         if bounds is None:
             raise ResultError(f"{where}: no 't_max'/'d_max' and no ParaCook kitchen to compute them from")
+    if level is None:
+        level = paracook_level_of(path, str(task.get("id", "")))
+    trusted = level is not None  # a replay's own kitchen, or the ParaCook map of a human result
+    level = level or _named_level(data.get("level"))
     progress, source = progress_of(data, path, where, task, level)
+    # a named level file is the run's kitchen only if the plan runs there as the result says
+    known = level is not None and (
+        trusted or source == "simulated" or _simulated_progress(data, level) is not None
+    )
     return Run(
         label=label,
         task=dict(task),
@@ -249,7 +273,17 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         waiting=_numbers(data, "agent_waiting_time", where),
         progress=progress,
         progress_source=source,
+        digest=task_digest(level) if known and level is not None else None,
+        order=_mtime(path),
+        where=where,
     )
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:

@@ -27,7 +27,17 @@ UNITS = {"SR": "%", "PR": "%", "pOCT": "time", "nOCT": "% of T_max", "pMD": "til
 # Where a run's progress came from: its result, a re-simulation of its plan, or neither (a success
 # is counted as 1, which it is by definition; a failure is left out of PR).
 PROGRESS_SOURCES = ("recorded", "simulated", "assumed", "unknown")
-GROUPINGS = ("difficulty", "category", "agents", "orders")
+GROUPINGS = ("difficulty", "category", "agents", "orders", "level")
+DEDUPE_MODES = ("best", "last", "all")
+# The range each metric can take; no interval is drawn outside it.
+METRIC_RANGE = {
+    "SR": (0.0, 100.0),
+    "PR": (0.0, 100.0),
+    "pOCT": (0.0, math.inf),
+    "nOCT": (0.0, math.inf),
+    "pMD": (0.0, math.inf),
+    "AU": (0.0, 100.0),
+}
 GROUP_ORDER = {
     "difficulty": ["easy", "medium", "hard"],
     "category": ["sashimi", "salad", "pasta", "burrito", "sushi", "burger"],
@@ -51,6 +61,16 @@ class Run:
     waiting: dict[str, float] = field(default_factory=dict)
     progress: float | None = None  # in [0, 1]; None when unknown
     progress_source: str = "recorded"  # one of PROGRESS_SOURCES
+    digest: str | None = None  # the task's content (game.levels.paper.task_digest), when known
+    order: float = 0.0  # when it was written (file time): "last" of duplicates is the latest
+    where: str = ""  # the file (and line) it came from
+
+    @property
+    def level_key(self) -> str:
+        """Which task this is: its id, qualified by its suite (a suite level and the paper's
+        task of the same id are different kitchens)."""
+        suite = self.task.get("suite")
+        return f"{self.task.get('id', '?')} ({suite})" if suite else str(self.task.get("id", "?"))
 
     @property
     def agent_count(self) -> int:
@@ -197,8 +217,40 @@ METRIC_FUNCTIONS: dict[str, Callable[[list[Run]], Estimate]] = {
 }
 
 
+def bounded(e: Estimate, name: str, tasks: int) -> Estimate:
+    """The estimate with its interval kept inside the metric's range; none for one task
+    (agents of one task are not independent samples)."""
+    if tasks < 2 or math.isnan(e.low):
+        return Estimate(e.value, math.nan, math.nan, e.n)
+    low, high = METRIC_RANGE.get(name, (-math.inf, math.inf))
+    return Estimate(e.value, max(low, e.low), min(high, e.high), e.n)
+
+
 def metrics(runs: list[Run]) -> dict[str, Estimate]:
-    return {name: f(runs) for name, f in METRIC_FUNCTIONS.items()}
+    return {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items()}
+
+
+# -- duplicates -----------------------------------------------------------------------------------
+
+
+def _better(run: Run) -> tuple:
+    """Sort key, best first: served, then sooner; else further along, then later."""
+    return (0, run.time) if run.done else (1, -(run.progress_value or 0.0), -run.time)
+
+
+def dedupe(runs: Iterable[Run], mode: str = "best") -> tuple[list[Run], dict[tuple[str, str], int]]:
+    """One run per (label, task): the best, the last written, or all of them.
+    Returns the runs kept and, for each (label, task) found more than once, how many times."""
+    if mode not in DEDUPE_MODES:
+        raise ValueError(f"--dedupe must be one of {', '.join(DEDUPE_MODES)}, not {mode!r}")
+    groups: dict[tuple[str, str], list[Run]] = {}
+    for r in runs:
+        groups.setdefault((r.label, r.level_key), []).append(r)
+    repeated = {k: len(v) for k, v in groups.items() if len(v) > 1}
+    if mode == "all":
+        return [r for v in groups.values() for r in v], repeated
+    pick = (lambda v: min(v, key=_better)) if mode == "best" else (lambda v: max(v, key=lambda r: r.order))
+    return [pick(v) for v in groups.values()], repeated
 
 
 # -- grouping and tables ------------------------------------------------------------------------
@@ -212,6 +264,7 @@ class Row:
     tasks: int
     metrics: dict[str, Estimate]
     progress_sources: dict[str, int] = field(default_factory=dict)  # PROGRESS_SOURCES -> runs
+    extras: dict[str, Any] = field(default_factory=dict)  # EXTRA_COLUMNS name -> value
 
     @property
     def progress_assumed(self) -> int:
@@ -229,6 +282,7 @@ class Row:
             "tasks": self.tasks,
             "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
             "progress_sources": dict(self.progress_sources),
+            **({"extras": dict(self.extras)} if self.extras else {}),
         }
 
 
@@ -241,6 +295,10 @@ def _group_key(by: str, group: str) -> tuple:
     return (1, int(group) if group.isdigit() else 0, group)
 
 
+def group_of(run: Run, by: str) -> str:
+    return run.level_key if by == "level" else str(run.task.get(by, "other"))
+
+
 def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
     """One row per (label, group), plus an `all` row per label, in a stable order."""
     if by not in GROUPINGS:
@@ -248,7 +306,7 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
     buckets: dict[str, dict[str, list[Run]]] = {}
     for r in runs:
         groups = buckets.setdefault(r.label, {})
-        groups.setdefault(str(r.task.get(by, "other")), []).append(r)
+        groups.setdefault(group_of(r, by), []).append(r)
         groups.setdefault(ALL, []).append(r)
     rows = []
     for label in sorted(buckets):
@@ -300,14 +358,36 @@ def progress_notes(rows: list[Row]) -> list[str]:
     return notes
 
 
+# Columns some rows carry besides the metrics (name -> heading), in table order; other parts of
+# the report add theirs here (per-level rows: the published human time, the planner's time).
+EXTRA_COLUMNS: dict[str, str] = {"human": "human time", "planner": "planner time"}
+
+
+def extra_columns(rows: list[Row]) -> list[str]:
+    present = {k for r in rows for k in r.extras}
+    return [k for k in EXTRA_COLUMNS if k in present] + sorted(present - set(EXTRA_COLUMNS))
+
+
+def _extra_cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    return f"{value:g}" if isinstance(value, int | float) else str(value)
+
+
 def to_markdown(rows: list[Row]) -> str:
     by = rows[0].by if rows else "group"
-    head = ["run", by, "tasks"] + [f"{m} ({UNITS[m]})" for m in METRICS]
+    extras = extra_columns(rows)
+    head = (
+        ["run", by, "tasks"]
+        + [f"{m} ({UNITS[m]})" for m in METRICS]
+        + [EXTRA_COLUMNS.get(k, k) for k in extras]
+    )
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         cells = [row.label, row.group, str(row.tasks)] + [
             _progress_cell(row) if m == "PR" else _cell(row.metrics[m]) for m in METRICS
         ]
+        cells += [_extra_cell(row.extras.get(k)) for k in extras]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines.append(
@@ -322,10 +402,12 @@ def to_markdown(rows: list[Row]) -> str:
 def to_csv(rows: list[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+    extras = extra_columns(rows)
     writer.writerow(
         ["run", "by", "group", "tasks"]
         + [f"{m}{s}" for m in METRICS for s in ("", "_low", "_high", "_n")]
         + ["PR_assumed", "PR_missing"]
+        + extras
     )
     for row in rows:
         values: list[Any] = []
@@ -333,7 +415,10 @@ def to_csv(rows: list[Row]) -> str:
             d = row.metrics[m].to_dict()
             values += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
         writer.writerow(
-            [row.label, row.by, row.group, row.tasks] + values + [row.progress_assumed, row.progress_missing]
+            [row.label, row.by, row.group, row.tasks]
+            + values
+            + [row.progress_assumed, row.progress_missing]
+            + ["" if row.extras.get(k) is None else row.extras[k] for k in extras]
         )
     return out.getvalue()
 

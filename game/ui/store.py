@@ -314,57 +314,25 @@ def exports_dir() -> Path:
 
 
 # -- known times ---------------------------------------------------------------------------------
-@lru_cache(maxsize=1)
-def _human_index(base: str) -> dict[str, float]:
-    """content digest -> the recorded human time, for the benchmark's human-study kitchens."""
-    from game.levels import LevelError, load_level
+def installed_paracook_dir() -> Path:
+    """Where `levels import-paracook` installs the paper's tasks by default."""
+    return data_dir() / "paracook"
 
-    root = Path(base)
-    try:
-        orders = json.loads((root / "orders.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    index: dict[str, float] = {}
-    for f in sorted((root / "human").glob("*/*/agent_num_*/orders_num_*.json")):
-        cat, seed, agents, num = f.parts[-4], f.parts[-3], f.parts[-2], f.stem
-        try:
-            data = json.loads(f.read_text(encoding="utf-8"))
-            level = load_level(root / "maps" / cat / seed / f"{agents}.json", orders[f"{cat}/{seed}/{num}"])
-        except (OSError, ValueError, KeyError, LevelError):
-            continue
-        if data.get("done") and isinstance(data.get("time"), (int, float)):
-            index[content_digest(level)] = data["time"]
-    return index
+
+def paper_sources() -> list[Path]:
+    """Where published human times come from: the ParaCook data, the installed paper tasks."""
+    return [PARACOOK_DIR, installed_paracook_dir()]
 
 
 def human_time(level: Level) -> float | None:
-    """The benchmark's recorded human time for this kitchen and order, when it has one."""
-    if not PARACOOK_DIR.is_dir():
-        return None
-    return _human_index(str(PARACOOK_DIR)).get(content_digest(level))
+    """The published human time of this very task (the paper's kitchen, agents and orders)."""
+    from game.levels.paper import human_time as paper_time
+
+    found = paper_time(level, paper_sources())
+    return None if found is None else found.time
 
 
 def human_reference(level: Level) -> tuple[float, str] | None:
-    """A human time to compare with: this exact kitchen from the ParaCook study, else the
-    study's time for the same task (category, seed, agents, orders) on the paper's kitchen."""
+    """A human time to compare with: only on the paper's own task, never on a look-alike."""
     exact = human_time(level)
-    if exact is not None:
-        return exact, "ParaCook human study"
-    info = task_info(level)
-    path = (
-        PARACOOK_DIR
-        / "human"
-        / str(info["category"])
-        / f"seed_{info['seed']}"
-        / f"agent_num_{info['agents']}"
-        / f"orders_num_{info['orders']}.json"
-    )
-    if info["seed"] is None or not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not data.get("done") or not isinstance(data.get("time"), (int, float)):
-        return None
-    return data["time"], "ParaCook human study, same task on the paper's kitchen"
+    return None if exact is None else (exact, "ParaCook human study, this task")

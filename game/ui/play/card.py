@@ -78,13 +78,15 @@ class CardView:
         self.card: Card | None = None
         self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
 
-    def open(self, card: Card, size: tuple[int, int], allowed: set[str]) -> None:
+    def open(
+        self, card: Card, size: tuple[int, int], allowed: set[str], labels: dict[str, str] | None = None
+    ) -> None:
         self.close()
         self.card = card
         for name, label in CARD_BUTTONS:
             if name in allowed:
                 self.buttons[name] = pygame_gui.elements.UIButton(
-                    pygame.Rect(0, 0, 130, 36), label, self.manager
+                    pygame.Rect(0, 0, 130, 36), (labels or {}).get("card:" + name, label), self.manager
                 )
         self.place(size)
 

@@ -61,7 +61,9 @@ class Results:
 
     def card_for(self, replay: Path | None, previous: float | None) -> Card:
         planner = self.s.options.planner and strong.solver_available()
-        return build_card(self.s.level, self.s.editor.result, replay, previous, planner)
+        card = build_card(self.s.level, self.s.editor.result, replay, previous, planner)
+        card.rows = [row for row in card.rows if row[0] not in self.s.options.hidden_rows]
+        return card
 
     def open_card(self, card: Card) -> None:
         allowed = {"watch", "keep", "back"}
@@ -78,7 +80,7 @@ class Results:
                 else {"view", "keep"}
             )
         self.s.clock.playing = False
-        self.s.card_view.open(card, self.s.size, allowed)
+        self.s.card_view.open(card, self.s.size, allowed, self.s.options.labels)
 
     def on_button(self, name: str) -> None:
         card = self.s.card

@@ -87,7 +87,7 @@ class PlayScreen:
         self.kitchen = KitchenView(level)
         self.timeline = TimelineView(level)
         self.queues = QueuesView(level)
-        self.toolbar = Toolbar(self.manager, self._hidden_buttons())
+        self.toolbar = Toolbar(self.manager, self._hidden_buttons(), self.options.labels)
         self.card_view = CardView(self.manager)
         self.dialog_box = FileDialog(self.manager)
         self.files = PlanFiles(self)
@@ -447,6 +447,8 @@ class PlayScreen:
             self.act_on_tile(tile, process=process, move=move)
 
     def _autosave(self) -> None:
+        if not self.options.autosave:
+            return
         if self.editor.action_count == 0 and not self.editor.can_undo:
             return
         self.autosaver.submit(self.editor.plan, *self.editor.steps)

@@ -33,11 +33,13 @@ WIDE = 1280
 
 
 class Toolbar:
-    def __init__(self, manager: pygame_gui.UIManager, hidden: Iterable[str] = ()):
+    def __init__(
+        self, manager: pygame_gui.UIManager, hidden: Iterable[str] = (), labels: dict[str, str] | None = None
+    ):
         self.buttons: dict[str, pygame_gui.elements.UIButton] = {}
         for name, label, tip in TOOLBAR:
             self.buttons[name] = pygame_gui.elements.UIButton(
-                pygame.Rect(0, 0, 10, 32), label, manager, tool_tip_text=tip
+                pygame.Rect(0, 0, 10, 32), (labels or {}).get(name, label), manager, tool_tip_text=tip
             )
         self.hidden = set(hidden)
         for name in self.hidden:

@@ -3,7 +3,6 @@ agents and orders, each level with the player's best recorded time. Click a leve
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +37,7 @@ class Item:
     level_id: str
     detail: str = ""
     human: float | None = None
+    action: Any = None  # a callable returning the next screen, for entries that are not levels
     rect: pygame.Rect = field(default_factory=pygame.Rect)
 
 
@@ -85,51 +85,84 @@ def tutorial_items(suite: str = "tutorial") -> list[Item]:
 
 
 def suite_blocks() -> dict[str, list[Block]]:
-    """difficulty -> blocks (one per category and agent count) of the suite levels on disk."""
+    """difficulty -> blocks (one per category and agent count) of the suite levels on disk.
+    The suite's kitchens are not the paper's, so no published human time is shown on them."""
     try:
         from game.levels.suite import suite_tasks
     except ImportError:
         return {}
-    humans = _human_times()
+    return task_blocks([(t.category, t.seed, t.agents, t.orders, t.path()) for t in suite_tasks()], {})
+
+
+def task_blocks(
+    tasks: list[tuple[str, int, int, int, Path]], humans: dict[str, float]
+) -> dict[str, list[Block]]:
+    """difficulty -> seeds x orders blocks of (category, seed, agents, orders, file) tasks;
+    `humans` maps a task id to its published human time."""
+    from game.levels.task import DIFFICULTY
+
     out: dict[str, list[Block]] = {}
     blocks: dict[tuple[str, int], Block] = {}
-    for task in suite_tasks():
-        path = task.path()
+    for category, seed, agents, orders, path in tasks:
         if not path.is_file():
             continue
-        key = (task.category, task.agents)
+        key = (category, agents)
         if key not in blocks:
-            title = f"{task.category}  -  {plural(task.agents, 'agent')}"
-            blocks[key] = Block(title, [], [], {})
-            out.setdefault(task.difficulty, []).append(blocks[key])
+            blocks[key] = Block(f"{category}  -  {plural(agents, 'agent')}", [], [], {})
+            out.setdefault(DIFFICULTY.get(category, "other"), []).append(blocks[key])
         block = blocks[key]
-        if task.seed not in block.seeds:
-            block.seeds.append(task.seed)
-        if task.orders not in block.orders:
-            block.orders.append(task.orders)
-        human = humans.get((task.category, task.seed, task.agents, task.orders))
-        block.cells[(task.seed, task.orders)] = Item(
+        if seed not in block.seeds:
+            block.seeds.append(seed)
+        if orders not in block.orders:
+            block.orders.append(orders)
+        task_id = f"{category}/seed_{seed}/agent_num_{agents}/orders_num_{orders}"
+        block.cells[(seed, orders)] = Item(
             path,
-            f"{task.category}, seed {task.seed}, {task.agents} agents, {task.orders} orders",
-            task.id,
-            human=human,
+            f"{category}, seed {seed}, {agents} agents, {orders} orders",
+            task_id,
+            human=humans.get(task_id),
         )
-    return {d: out[d] for d in DIFFICULTIES if d in out}
+    for block in blocks.values():
+        block.seeds.sort()
+        block.orders.sort()
+    return {d: out[d] for d in (*DIFFICULTIES, "other") if d in out}
 
 
-def _human_times() -> dict[tuple[str, int, int, int], float]:
-    """(category, seed, agents, orders) -> the ParaCook human-study time, where it exists."""
-    root = store.PARACOOK_DIR / "human"
-    out = {}
-    for f in root.glob("*/seed_*/agent_num_*/orders_num_*.json") if root.is_dir() else ():
+PAPER_FILE = "*/seed_*/agent_num_*/orders_num_*.yaml"
+
+
+def paper_blocks(root: Path | None = None) -> dict[str, list[Block]]:
+    """The paper's tasks installed by `levels import-paracook`, the human-study ones marked."""
+    from game.levels.paper import read_index
+
+    root = root or store.installed_paracook_dir()
+    tasks = []
+    for f in sorted(root.glob(PAPER_FILE)) if root.is_dir() else ():
         try:
-            data = json.loads(f.read_text(encoding="utf-8"))
-            key = (f.parts[-4], int(f.parts[-3][5:]), int(f.parts[-2][10:]), int(f.stem[11:]))
-        except (OSError, ValueError):
+            tasks.append((f.parts[-4], int(f.parts[-3][5:]), int(f.parts[-2][10:]), int(f.stem[11:]), f))
+        except ValueError:
             continue
-        if data.get("done") and isinstance(data.get("time"), (int, float)):
-            out[key] = data["time"]
-    return out
+    humans = {h.task_id: h.time for h in read_index(root)}
+    return task_blocks(tasks, humans)
+
+
+def study_item(size: tuple[int, int]) -> Item:
+    """The entry that opens a study session over the paper's human-study tasks."""
+    from game.study.levels import human_study_files
+
+    files = human_study_files(store.installed_paracook_dir())
+    detail = (
+        f"a timed session over the {len(files)} human-study tasks, in a shuffled order"
+        if files
+        else "install the paper's tasks first: python main.py levels import-paracook PATH"
+    )
+
+    def start(back: Any) -> Any:
+        from game.ui.screens.study import StudySetupScreen
+
+        return StudySetupScreen(files, back=back, size=size)
+
+    return Item(Path(), "Start a study session", "study:human", detail, action=start)
 
 
 class BrowserScreen:
@@ -141,6 +174,8 @@ class BrowserScreen:
         self.lists = [(heading, tutorial_items(suite)) for heading, suite in LISTS]
         self.tutorials = self.lists[0][1]
         self.suite = suite_blocks()
+        self.paper = paper_blocks()
+        self.study = [study_item(self.size)]
         self.scroll = 0
         self.content_h = 0
         self.mouse: tuple[int, int] | None = None
@@ -155,8 +190,8 @@ class BrowserScreen:
     # -- data -------------------------------------------------------------------------------------
     def items(self) -> list[Item]:
         """Every pickable level, in the order they are drawn (arrow keys follow it)."""
-        out = list(self.lists[0][1])
-        for blocks in self.suite.values():
+        out = list(self.lists[0][1]) + self.study
+        for blocks in [*self.paper.values(), *self.suite.values()]:
             for block in blocks:
                 out += [
                     block.cells[(s, o)] for s in block.seeds for o in block.orders if (s, o) in block.cells
@@ -171,6 +206,9 @@ class BrowserScreen:
             self._dirty = True
 
     def open_item(self, item: Item) -> None:
+        if item.action is not None:
+            self._next = item.action(self)
+            return
         try:
             level = load_level(item.path)
         except LevelError as e:
@@ -255,8 +293,11 @@ class BrowserScreen:
         surface.fill(BG)
         y = TOP_H + 16 - self.scroll
         y = self._draw_list(surface, y, *self.lists[0])
+        y = self._draw_list(surface, y, "Study", self.study)
+        for difficulty, blocks in self.paper.items():
+            y = self._draw_difficulty(surface, y, difficulty, blocks, "ParaCook benchmark: ")
         for difficulty, blocks in self.suite.items():
-            y = self._draw_difficulty(surface, y, difficulty, blocks)
+            y = self._draw_difficulty(surface, y, difficulty, blocks, "Suite: ")
         for heading, items in self.lists[1:]:
             y = self._draw_list(surface, y, heading, items)
         if not self.items():
@@ -280,8 +321,13 @@ class BrowserScreen:
         blit_text(surface, "ParaCook Kitchen", (20, 10), 34, P.TEXT, bold=True)
         blit_text(
             surface,
-            "Pick a level to plan: tutorials, the benchmark suite, then scenarios. Times are "
-            "your best (h = the ParaCook human study). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
+            ellipsize(
+                "Pick a level to plan: tutorials, a study session, the paper's tasks, the suite, "
+                "scenarios. Times are your best (h = the ParaCook human study, on the paper's own "
+                "kitchen). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
+                self.size[0] - 40,
+                17,
+            ),
             (20, 42),
             17,
             P.TEXT_DIM,
@@ -298,7 +344,7 @@ class BrowserScreen:
             pygame.draw.rect(surface, P.PANEL_LIGHT if hovered else P.PANEL, item.rect, border_radius=6)
             blit_text(
                 surface,
-                item.label,
+                ellipsize(item.label, 270, 22),
                 (item.rect.x + 12, item.rect.centery),
                 22,
                 P.TEXT,
@@ -307,6 +353,7 @@ class BrowserScreen:
             )
             best = self.best.get(item.level_id)
             right = f"best {panels.fmt(best)}" if best is not None else "not played yet"
+            right = "" if item.action is not None else right
             blit_text(
                 surface,
                 right,
@@ -326,10 +373,13 @@ class BrowserScreen:
             y += 34
         return y + 16
 
-    def _draw_difficulty(self, surface: pygame.Surface, y: int, difficulty: str, blocks: list[Block]) -> int:
+    def _draw_difficulty(
+        self, surface: pygame.Surface, y: int, difficulty: str, blocks: list[Block], prefix: str = ""
+    ) -> int:
         w = self.size[0] - 48
         cats = sorted({b.title.split()[0] for b in blocks})
-        y = panels.heading(surface, f"{difficulty.capitalize()}  ({', '.join(cats)})", 24, y, w) + 6
+        title = ellipsize(f"{prefix}{difficulty.capitalize()}  ({', '.join(cats)})", w, 22)
+        y = panels.heading(surface, title, 24, y, w) + 6
         bw = max(BLOCK_W, min(480, (w - 32) // 3))
         per_row = max(1, (w + 16) // (bw + 16))
         row_h, col, category = 0, 0, blocks[0].title.split()[0] if blocks else ""
@@ -345,7 +395,7 @@ class BrowserScreen:
         h = 30 + 22 + ROW_H * len(block.seeds) + 6
         block.rect = pygame.Rect(x, y, width, h)
         pygame.draw.rect(surface, P.PANEL, block.rect, border_radius=8)
-        blit_text(surface, block.title, (x + 10, y + 7), 21, P.TEXT, bold=True)
+        blit_text(surface, ellipsize(block.title, width - 20, 21), (x + 10, y + 7), 21, P.TEXT, bold=True)
         cell_w = (width - 76) // max(1, len(block.orders))
         for j, n in enumerate(block.orders):
             blit_text(
@@ -389,8 +439,11 @@ class BrowserScreen:
             return
         lines = [item.label]
         best = self.best.get(item.level_id)
-        lines.append(f"your best: {panels.fmt(best)}" if best is not None else "you have not finished it yet")
+        if item.action is None:
+            lines.append(
+                f"your best: {panels.fmt(best)}" if best is not None else "you have not finished it yet"
+            )
         if item.human is not None:
-            lines.append(f"ParaCook human study: {panels.fmt(item.human)} (on the paper's kitchen)")
-        lines.append("click to plan it")
+            lines.append(f"ParaCook human study: {panels.fmt(item.human)} (this very task)")
+        lines.append("click to start" if item.action is not None else "click to plan it")
         panels.draw_tooltip(surface, self.mouse, lines)

@@ -1,0 +1,134 @@
+"""A study session on disk: session.json (rewritten atomically after every change) and
+log.jsonl (one line per timed event), in one folder per session.
+
+A crash or a closed window loses at most the last few seconds of the clock: the plan and the
+counters are written with every edit, and reopening the session resumes where it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from game.levels import LevelError, load_level
+from game.levels.paper import task_digest
+from game.levels.task import task_info
+
+from .session import IDLE_AFTER, LevelRecord, Session, SessionError, ordered, safe_name
+
+SESSION_FILE = "session.json"
+LOG_FILE = "log.jsonl"
+
+
+def new_session(
+    root: Path,
+    participant: str,
+    files: list[Path],
+    order: str = "fixed",
+    seed: int | None = None,
+    idle_after: float = IDLE_AFTER,
+) -> SessionStore:
+    """Create a session folder under root for these level files (each loaded and checked)."""
+    name = safe_name(participant)
+    if not name:
+        raise SessionError("give the participant a name (letters, digits, - or _)")
+    if not files:
+        raise SessionError("a session needs at least one level")
+    records = []
+    for f in ordered(list(files), order, seed):
+        try:
+            level = load_level(f)
+        except LevelError as e:
+            raise SessionError(f"cannot use this level: {e}") from None
+        records.append(
+            LevelRecord(
+                str(Path(f).resolve()),
+                str(task_info(level)["id"]),
+                level.title or level.name,
+                task_digest(level),
+            )
+        )
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    folder = root / f"{name}-{stamp}"
+    n = 1
+    while folder.exists():
+        n += 1
+        folder = root / f"{name}-{stamp}-{n}"
+    session = Session(
+        participant.strip(), records, order, seed, 0, time.strftime("%Y-%m-%d %H:%M:%S"), idle_after
+    )
+    store = SessionStore(folder, session)
+    store.save()
+    store.log({"event": "start", "levels": [r.task_id for r in records], "order": order, "seed": seed})
+    return store
+
+
+class SessionStore:
+    """A session and its folder; every change goes through save() and log()."""
+
+    def __init__(self, folder: Path, session: Session):
+        self.folder = folder
+        self.session = session
+        self.log_problem = ""
+
+    @classmethod
+    def open(cls, folder: Path) -> SessionStore:
+        path = folder / SESSION_FILE
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as e:
+            raise SessionError(f"{path}: cannot read the session ({e.strerror or e})") from None
+        except json.JSONDecodeError as e:
+            raise SessionError(f"{path}: line {e.lineno}: not valid JSON ({e.msg})") from None
+        return cls(folder, Session.from_dict(data, str(path)))
+
+    def save(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        path = self.folder / SESSION_FILE
+        tmp = path.with_name(path.name + ".part")
+        tmp.write_text(json.dumps(self.session.to_dict(), indent=1) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+
+    def log(self, entry: dict[str, Any]) -> None:
+        """Append one event, stamped with the wall clock and the level it belongs to."""
+        record = self.session.level
+        line = {
+            "wall": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            "level": None if record is None else record.task_id,
+            "index": self.session.current,
+            **({"planning_s": round(record.planning_s, 3)} if record is not None else {}),
+            **entry,
+        }
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            with (self.folder / LOG_FILE).open("a", encoding="utf-8") as f:
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+        except OSError as e:  # the session itself is still saved; say so rather than stop
+            self.log_problem = f"{self.folder / LOG_FILE}: cannot write the log ({e.strerror or e})"
+
+    def read_log(self) -> list[dict[str, Any]]:
+        path = self.folder / LOG_FILE
+        if not path.is_file():
+            return []
+        out = []
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a line cut short by a crash
+        return out
+
+
+def unfinished_sessions(root: Path) -> list[Path]:
+    """Session folders under root that are not finished, newest first."""
+    out = []
+    for f in sorted(root.glob(f"*/{SESSION_FILE}"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            if not SessionStore.open(f.parent).session.finished:
+                out.append(f.parent)
+        except SessionError:
+            continue
+    return out

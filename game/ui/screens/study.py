@@ -1,0 +1,533 @@
+"""Study mode: a participant plans a list of levels while the session records planning time,
+edits, undos, previews and failed runs. Four small screens hand over to each other:
+
+    StudySetupScreen  -> the participant's name and the order (or resume a session)
+    StudyIntroScreen  -> the task description, nothing more; Begin
+    StudyLevelScreen  -> the play screen in study mode (no planner, no other results), or paused
+    StudyEndScreen    -> thanks, what was recorded, where the export is
+
+The session itself (model, disk, export) is game/study/; these screens only show it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from game.engine import parse_plan
+from game.levels import LevelError, load_level
+from game.levels.paper import task_digest
+from game.study.export import export_session
+from game.study.persist import SessionStore, new_session, unfinished_sessions
+from game.study.session import ORDERS, SessionError
+from game.ui import store as ui_store
+from game.ui.play.options import study_options
+from game.ui.render import palette as P
+from game.ui.render import play_panels as panels
+from game.ui.render.text import blit_text, ellipsize
+
+BG = (24, 25, 31)
+TEXT = 21  # body text size of the study pages
+SAVE_EVERY = 5.0  # seconds of clock between saves (edits are saved at once)
+INPUT_EVENTS = (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEWHEEL)
+INSTRUCTIONS = [
+    "You will plan {n} kitchen(s), one after the other.",
+    "In each kitchen several agents (cooks) must serve a list of orders, in the given order. "
+    "Give every agent a queue of actions - walk to a tile, interact with a station, process "
+    "(chop, wash), wait - so that all orders are served as early as possible.",
+    "After every change the whole plan runs at once: you see when each action starts and ends, "
+    "and the first error if there is one. Space plays the plan as an animation; F1 lists the controls.",
+    "When you are happy with a plan, press Pause, then Submit. You cannot come back to a "
+    "submitted kitchen. Your planning time is recorded; Pause stops the clock and hides the kitchen.",
+]
+
+
+def studies_dir() -> Path:
+    return ui_store.data_dir() / "studies"
+
+
+@dataclass
+class Button:
+    name: str
+    label: str
+    rect: pygame.Rect
+
+
+def draw_buttons(surface: pygame.Surface, buttons: list[Button], mouse: tuple[int, int] | None) -> None:
+    for b in buttons:
+        hovered = mouse is not None and b.rect.collidepoint(mouse)
+        pygame.draw.rect(surface, (78, 82, 96) if hovered else P.PANEL_LIGHT, b.rect, border_radius=6)
+        pygame.draw.rect(surface, P.TEXT_DIM, b.rect, 1, border_radius=6)
+        text = ellipsize(b.label, b.rect.w - 16, 20)
+        blit_text(surface, text, b.rect.center, 20, P.TEXT, bold=True, anchor="center")
+
+
+def button_at(buttons: list[Button], pos: tuple[int, int]) -> str | None:
+    return next((b.name for b in buttons if b.rect.collidepoint(pos)), None)
+
+
+def column(size: tuple[int, int]) -> pygame.Rect:
+    """The centred text column every study page uses."""
+    w = min(900, size[0] - 80)
+    return pygame.Rect((size[0] - w) // 2, 60, w, size[1] - 120)
+
+
+def stack(x: int, y: int, w: int, labels: list[tuple[str, str]]) -> list[Button]:
+    return [Button(name, label, pygame.Rect(x, y + i * 52, w, 42)) for i, (name, label) in enumerate(labels)]
+
+
+def _minutes(seconds: float) -> str:
+    m, s = divmod(int(seconds), 60)
+    return f"{m}:{s:02d}"
+
+
+class _Page:
+    """What the three simple pages share: a size, buttons, the mouse, a hand-over."""
+
+    def __init__(self, size: tuple[int, int] | None):
+        surface = pygame.display.get_surface()
+        self.size = size or (surface.get_size() if surface else (1440, 900))
+        self.mouse: tuple[int, int] | None = None
+        self.buttons: list[Button] = []
+        self._next: Any = self
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+
+    def update(self, dt: float) -> Any:
+        nxt, self._next = self._next, self
+        return nxt
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            name = button_at(self.buttons, event.pos)
+            if name is not None:
+                self.press(name)
+        elif event.type == pygame.KEYDOWN:
+            self.key(event)
+
+    def press(self, name: str) -> None:  # overridden
+        pass
+
+    def key(self, event: pygame.event.Event) -> None:  # overridden
+        pass
+
+
+class StudySetupScreen(_Page):
+    """The participant's name and the order of the levels; or resume an unfinished session."""
+
+    def __init__(
+        self,
+        files: list[Path],
+        back: Any = None,
+        size: tuple[int, int] | None = None,
+        root: Path | None = None,
+    ):
+        super().__init__(size)
+        self.files = files
+        self.back = back
+        self.root = root or studies_dir()
+        self.name = ""
+        self.order = "shuffled"
+        self.error = ""
+        self.resumable = unfinished_sessions(self.root)[:3] if self.root.is_dir() else []
+
+    def press(self, name: str) -> None:
+        if name == "start":
+            self.start()
+        elif name == "order":
+            self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+        elif name == "back":
+            self._next = self.back
+        elif name.startswith("resume:"):
+            self._next = open_session(Path(name[7:]), self.back, self.size)
+
+    def key(self, event: pygame.event.Event) -> None:
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.start()
+        elif event.key == pygame.K_ESCAPE:
+            self._next = self.back
+        elif event.key == pygame.K_BACKSPACE:
+            self.name = self.name[:-1]
+        elif event.unicode and (event.unicode.isalnum() or event.unicode in "-_ ") and len(self.name) < 30:
+            self.name += event.unicode
+
+    def start(self) -> None:
+        seed = int(time.time()) % 100000 if self.order == "shuffled" else None
+        try:
+            store = new_session(self.root, self.name, self.files, self.order, seed)
+        except (SessionError, OSError) as e:
+            self.error = str(e)
+            return
+        self._next = StudyIntroScreen(store, self.back, self.size)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BG)
+        col = column(self.size)
+        blit_text(surface, "Study session", (col.x, col.y), 34, P.TEXT, bold=True)
+        lines = [
+            f"{len(self.files)} level(s). The built-in planner and every other result stay hidden "
+            "until the session ends; planning time, edits and failed runs are recorded.",
+        ]
+        y = panels.draw_lines(surface, col.x, col.y + 56, col.w, [(t, P.TEXT_DIM) for t in lines], TEXT) + 20
+        blit_text(surface, "Participant (type a name or code):", (col.x, y), 20, P.TEXT)
+        box = pygame.Rect(col.x, y + 28, min(420, col.w), 40)
+        pygame.draw.rect(surface, P.PANEL_LIGHT, box, border_radius=6)
+        blit_text(surface, self.name + "_", (box.x + 10, box.centery), 22, P.TEXT, anchor="midleft")
+        y = box.bottom + 20
+        self.buttons = stack(
+            col.x,
+            y,
+            min(420, col.w),
+            [("order", f"Order: {self.order} (click to change)"), ("start", "Start the session")],
+        )
+        y += 2 * 52 + 10
+        if self.resumable:
+            blit_text(surface, "Or resume an unfinished session:", (col.x, y), 20, P.TEXT)
+            self.buttons += stack(
+                col.x,
+                y + 30,
+                min(560, col.w),
+                [(f"resume:{f}", f"Resume {describe_session(f)}") for f in self.resumable],
+            )
+            y += 30 + 52 * len(self.resumable)
+        self.buttons.append(Button("back", "Back", pygame.Rect(col.x, y + 10, 160, 42)))
+        draw_buttons(surface, self.buttons, self.mouse)
+        if self.error:
+            panels.draw_lines(surface, col.x, y + 70, col.w, [(self.error, P.ERROR)])
+
+
+def describe_session(folder: Path) -> str:
+    try:
+        s = SessionStore.open(folder).session
+    except SessionError:
+        return folder.name
+    return f"{s.participant}: level {min(s.current + 1, len(s.levels))} of {len(s.levels)}"
+
+
+def open_session(folder: Path, back: Any, size: tuple[int, int]) -> Any:
+    """The screen a session resumes on: its current level, or its end."""
+    try:
+        store = SessionStore.open(folder)
+    except SessionError as e:
+        return StudyIntroScreen(None, back, size, problem=str(e))
+    if store.session.finished:
+        return StudyEndScreen(store, back, size)
+    store.log({"event": "resume"})
+    screen = StudyLevelScreen(store, back, size)
+    screen.paused = True  # the clock waits until the participant is back
+    return screen
+
+
+class StudyIntroScreen(_Page):
+    """The task description, the same for every participant; Begin opens the first level."""
+
+    def __init__(
+        self,
+        store: SessionStore | None,
+        back: Any = None,
+        size: tuple[int, int] | None = None,
+        problem: str = "",
+    ):
+        super().__init__(size)
+        self.store = store
+        self.back = back
+        self.problem = problem
+
+    def press(self, name: str) -> None:
+        if name == "begin" and self.store is not None:
+            self._next = StudyLevelScreen(self.store, self.back, self.size)
+        elif name == "back":
+            self._next = self.back
+
+    def key(self, event: pygame.event.Event) -> None:
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.press("begin")
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BG)
+        col = column(self.size)
+        if self.store is None:
+            panels.draw_notice(surface, "This session cannot be opened", [self.problem])
+            self.buttons = [Button("back", "Back", pygame.Rect(col.x, col.bottom - 42, 160, 42))]
+            draw_buttons(surface, self.buttons, self.mouse)
+            return
+        s = self.store.session
+        blit_text(surface, f"Welcome, {s.participant}", (col.x, col.y), 34, P.TEXT, bold=True)
+        text = [(line.format(n=len(s.levels)), P.TEXT) for line in INSTRUCTIONS]
+        y = col.y + 56
+        for line in text:
+            y = panels.draw_lines(surface, col.x, y, col.w, [line], TEXT) + 14
+        self.buttons = [Button("begin", "Begin", pygame.Rect(col.x, y + 16, 220, 46))]
+        draw_buttons(surface, self.buttons, self.mouse)
+
+
+class StudyLevelScreen:
+    """One level of the session: the play screen in study mode, or the pause page over it."""
+
+    def __init__(self, store: SessionStore, back: Any = None, size: tuple[int, int] | None = None):
+        from game.ui.screens.play import PlayScreen
+
+        surface = pygame.display.get_surface()
+        self.size = size or (surface.get_size() if surface else (1440, 900))
+        self.store = store
+        self.back = back
+        self.record = store.session.level
+        self.paused = False
+        self.confirm = False  # a plan that does not serve every order needs a second click
+        self.mouse: tuple[int, int] | None = None
+        self.buttons: list[Button] = []
+        self.problem = ""
+        self.unsaved = 0.0
+        self._next: Any = self
+        self.play = None
+        if self.record is None:
+            self._next = StudyEndScreen(store, back, self.size)
+            return
+        try:
+            level = load_level(self.record.path)
+            if task_digest(level) != self.record.digest:
+                raise SessionError(f"{self.record.path}: the level file changed since the session began")
+            plan = parse_plan(self.record.plan, level.agent_names) if self.record.plan else None
+        except (LevelError, SessionError, ValueError) as e:
+            self.problem, self.paused = str(e), True
+            return
+        s = store.session
+        level = level.replace(title=f"Level {s.current + 1} of {len(s.levels)}: {self.record.title}")
+        self.play = PlayScreen(
+            level, plan, back=self, restore=False, size=self.size, options=study_options(self._on_change)
+        )
+        self.was_playing = False
+        store.log({"event": "open", "title": self.record.title})
+
+    # -- what the play screen reports ------------------------------------------------------------
+    def _on_change(self, kind: str) -> None:
+        if kind not in ("edit", "undo", "redo"):  # previews are counted by this screen's clock
+            return
+        ed = self.play.editor
+        self.record.count(kind, error=ed.error is not None)
+        self.record.plan = ed.plan_dict()
+        self.record.outcome = {"done": ed.result.done, "time": ed.result.time, "error": ed.result.error}
+        self._save()
+        self.store.log({"event": kind, **self.record.outcome, "plan": self.record.plan})
+
+    def _save(self) -> None:
+        try:
+            self.store.save()
+            self.unsaved = 0.0
+        except OSError as e:
+            self.play.say(f"the session could not be saved: {e}", error=True)
+            return
+        if self.store.log_problem:
+            self.play.say(self.store.log_problem, error=True)
+
+    # -- the Screen protocol ---------------------------------------------------------------------
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        if self.paused or self.play is None:
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                name = button_at(self.buttons, event.pos)
+                if name is not None:
+                    self.press(name)
+            return
+        if event.type in INPUT_EVENTS:
+            self.record.touch()
+        if event.type == pygame.KEYDOWN and event.mod & pygame.KMOD_CTRL and event.key == pygame.K_o:
+            self.play.say("opening plan files is off during a study session", error=True)
+            return
+        self.play.handle(event)
+
+    def update(self, dt: float) -> Any:
+        if self.play is None:
+            nxt, self._next = self._next, self
+            return nxt
+        if self.paused:
+            self.record.pause(dt)
+        else:
+            self.record.tick(dt, self.store.session.idle_after)
+            nxt = self.play.update(dt)
+            if self.play.playing and not self.was_playing:
+                self.record.count("preview")
+                self.store.log({"event": "preview"})
+            self.was_playing = self.play.playing
+            if nxt is self:  # the Pause button (or the card's Submit...)
+                self.pause()
+        self.unsaved += dt
+        if self.unsaved >= SAVE_EVERY:
+            self._save()
+        nxt, self._next = self._next, self
+        return nxt
+
+    def draw(self, surface: pygame.Surface) -> None:
+        if self.play is not None and not self.paused:
+            self.play.draw(surface)
+            return
+        self._draw_paused(surface)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        self.size = size
+        if self.play is not None:
+            self.play.resize(size)
+
+    def close(self) -> None:
+        """The window closes (or the screen is left): keep everything for resuming."""
+        if self.play is not None:
+            self._save()
+            self.store.log({"event": "close"})
+
+    # -- pause, submit, quit --------------------------------------------------------------------------
+    def pause(self) -> None:
+        self.paused = True
+        self.play.playing = False
+        self._save()
+        self.store.log({"event": "pause"})
+
+    def press(self, name: str) -> None:
+        self.confirm = self.confirm and name == "submit"
+        if name == "resume":
+            self.paused = False
+            self.record.touch()
+            self.store.log({"event": "unpause"})
+        elif name == "submit":
+            if self.record.outcome.get("done") or self.confirm:
+                self.submit()
+            else:
+                self.confirm = True
+        elif name == "quit":
+            self.close()
+            self._next = self.back
+
+    def submit(self) -> None:
+        if self.play is not None:
+            ed = self.play.editor
+            self.record.plan = ed.plan_dict()
+            self.record.outcome = {"done": ed.result.done, "time": ed.result.time, "error": ed.result.error}
+        self.store.log({"event": "submit", **self.record.outcome})
+        self.store.session.submit()
+        self._save_quietly()
+        if self.store.session.finished:
+            self._next = StudyEndScreen(self.store, self.back, self.size)
+        else:
+            self._next = StudyLevelScreen(self.store, self.back, self.size)
+
+    def _save_quietly(self) -> None:
+        try:
+            self.store.save()
+        except OSError as e:
+            self.problem = f"the session could not be saved: {e}"
+
+    def _draw_paused(self, surface: pygame.Surface) -> None:
+        surface.fill(BG)
+        col = column(self.size)
+        s = self.store.session
+        blit_text(surface, "Paused", (col.x, col.y), 34, P.TEXT, bold=True)
+        r = self.record
+        lines = [
+            (f"Level {s.current + 1} of {len(s.levels)}: {r.title}", P.TEXT),
+            (
+                f"Planning time so far {_minutes(r.planning_s)}; the clock is stopped and the kitchen hidden.",
+                P.TEXT_DIM,
+            ),
+        ]
+        if r.outcome:
+            state = (
+                f"serves every order at t = {panels.fmt(r.outcome['time'])}"
+                if r.outcome.get("done")
+                else "does not serve every order yet"
+            )
+            lines.append((f"Your plan {state}.", panels.SERVED if r.outcome.get("done") else P.TEXT_DIM))
+        if self.problem:
+            lines.append((self.problem, P.ERROR))
+        y = panels.draw_lines(surface, col.x, col.y + 56, col.w, lines, TEXT) + 24
+        last = s.current + 1 == len(s.levels)
+        submit = (
+            "Submit this plan and finish the session" if last else "Submit this plan and go to the next level"
+        )
+        if self.confirm:
+            submit = "Click again: submit a plan that does not serve every order"
+        options = [("submit", submit), ("quit", "Stop for now (the session resumes where it is)")]
+        if self.play is not None:
+            options.insert(0, ("resume", "Back to planning"))
+        self.buttons = stack(col.x, y, min(560, col.w), options)
+        draw_buttons(surface, self.buttons, self.mouse)
+
+
+class StudyEndScreen(_Page):
+    """The session is over: thanks, the participant's own results, where the export went."""
+
+    def __init__(self, store: SessionStore, back: Any = None, size: tuple[int, int] | None = None):
+        super().__init__(size)
+        self.store = store
+        self.back = back
+        self.export_dir = store.folder / "export"
+        store.log({"event": "end"})
+        try:
+            _, self.problems = export_session(store, self.export_dir)
+        except OSError as e:
+            self.problems = [f"{self.export_dir}: the export could not be written ({e})"]
+
+    def press(self, name: str) -> None:
+        if name == "close":
+            self._next = self.back
+
+    def key(self, event: pygame.event.Event) -> None:
+        if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_ESCAPE):
+            self._next = self.back
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BG)
+        col = column(self.size)
+        s = self.store.session
+        blit_text(
+            surface,
+            f"Thank you, {s.participant}: the session is complete",
+            (col.x, col.y),
+            30,
+            P.TEXT,
+            bold=True,
+        )
+        y = col.y + 50
+        heads = ("level", "your plan", "planning", "edits", "failed runs")
+        xs = [
+            col.x,
+            col.x + col.w * 45 // 100,
+            col.x + col.w * 65 // 100,
+            col.x + col.w * 80 // 100,
+            col.x + col.w * 90 // 100,
+        ]
+        for x, h in zip(xs, heads, strict=True):
+            blit_text(surface, h, (x, y), 17, P.TEXT_DIM)
+        y += 24
+        for r in s.levels:
+            served = r.outcome.get("done")
+            cells = (
+                ellipsize(r.title, xs[1] - xs[0] - 10, 18),
+                f"served at t = {panels.fmt(r.outcome.get('time'))}" if served else "not served",
+                _minutes(r.planning_s),
+                str(r.edits),
+                str(r.error_runs),
+            )
+            for x, c in zip(xs, cells, strict=True):
+                blit_text(
+                    surface, c, (x, y), 18, panels.SERVED if served and c.startswith("served") else P.TEXT
+                )
+            y += 24
+            if y > col.bottom - 140:
+                break
+        notes = [
+            (
+                f"Everything is saved in {self.store.folder}; results for the paper in {self.export_dir}.",
+                P.TEXT_DIM,
+            )
+        ]
+        notes += [(p, P.ERROR) for p in self.problems]
+        y = panels.draw_lines(surface, col.x, y + 16, col.w, notes, TEXT) + 20
+        self.buttons = [Button("close", "Close", pygame.Rect(col.x, y, 160, 42))]
+        draw_buttons(surface, self.buttons, self.mouse)
