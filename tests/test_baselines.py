@@ -88,7 +88,7 @@ def test_the_result_card_shows_the_human_time_only_on_the_paper_task(tmp_path, c
     pygame.display.set_mode((1440, 900))
     for path, expected in ((paper_file, "34"), (SUITE_LEVEL, "not recorded")):
         screen = PlayScreen(load_level(path), size=(1440, 900), restore=False)
-        rows = dict(screen._make_card(None).rows)
+        rows = dict(screen.results.card_for(None, None).rows)
         assert rows["Human baseline"].startswith(expected), path
 
 

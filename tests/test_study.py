@@ -15,9 +15,8 @@ from game.cli import main
 from game.engine.result import REFERENCE_FIELDS
 from game.study.persist import SessionStore, new_session
 from game.study.session import LevelRecord, Session, SessionError, ordered
-from game.ui import store
+from game.ui import planner_job, store
 from game.ui.app import App
-from game.ui.screens import play as play_module
 from game.ui.screens.study import (
     StudyEndScreen,
     StudyIntroScreen,
@@ -46,7 +45,8 @@ def no_planner(monkeypatch):
         calls.append(args)
         raise AssertionError("the planner was reached during a study session")
 
-    monkeypatch.setattr(play_module, "strong_plan", forbidden)
+    monkeypatch.setattr(planner_job, "PlannerJob", forbidden)
+    monkeypatch.setattr(planner_job, "solver_plan", forbidden)
     return calls
 
 

@@ -385,7 +385,7 @@ class StudyLevelScreen:
     # -- pause, submit, quit --------------------------------------------------------------------------
     def pause(self) -> None:
         self.paused = True
-        self.play.playing = False
+        self.play.clock.playing = False
         self._save()
         self.store.log({"event": "pause"})
 
