@@ -51,7 +51,7 @@ class Block:
     rect: pygame.Rect = field(default_factory=pygame.Rect)
 
 
-LISTS = (("Tutorials", "tutorial"), ("Scenarios", "scenarios"))
+LISTS = (("Tutorials", "tutorial"), ("Scenarios", "scenarios"), ("Collaboration", "collab"))
 
 
 def tutorial_items(suite: str = "tutorial") -> list[Item]:
