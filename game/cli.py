@@ -18,6 +18,7 @@ COMMANDS = (
     "game.commands.replay",
     "game.commands.export",
     "game.commands.solve",
+    "game.commands.collab",
 )
 
 

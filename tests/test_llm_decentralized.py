@@ -142,7 +142,7 @@ def talk_args(server: FakeLLM, out: Path, levels: list[str], *extra: str) -> lis
     ]
 
 
-def test_the_pan_crosses_the_counter_because_the_chef_asks(talk_server, tmp_path):
+def test_the_pan_crosses_the_counter_because_the_chef_asks(talk_server, tmp_path, capsys):
     talk_server.script("You are agent1.", *chef_script([{"to": "agent2", "text": ASK}]))
     talk_server.script("You are agent2.", *server_script())
     out = tmp_path / "run"
@@ -178,6 +178,15 @@ def test_the_pan_crosses_the_counter_because_the_chef_asks(talk_server, tmp_path
     rp = load_replay(out / r["replay"])
     assert rp.source["messages"] == r["messages"] and rp.source["mode"] == "decentralized"
     assert_no_secret(out)
+    # the collaboration metrics of the run: one request (the pan) and two responses, each
+    # followed by progress of its receiver in the next round
+    capsys.readouterr()
+    assert main(["collab", str(out), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["help_requests"] == {"total": 1, "advanced": 1}
+    assert row["help_responses"] == {"total": 2, "advanced": 2}
+    assert row["reference"].endswith("01_pan_across.json") and row["done"] and row["wasted_actions"] == 0
+    assert len(row["agents"]["agent2"]["increments"]) == 4 and row["agents"]["agent1"]["increments"][1] == 0
 
 
 def test_without_the_request_the_pan_never_comes(talk_server, tmp_path):
