@@ -291,3 +291,33 @@ def test_an_interrupted_decentralized_run_resumes(talk_server, tmp_path):
     assert len(talk_server.of("burger_basic|You are agent1.")) == 3  # not asked again
     assert result_of(out, "03_sushi_counter")["status"] == "failed"
     assert result_of(out, "01_pan_across")["done"]
+
+
+def test_report_puts_centralized_and_decentralized_runs_side_by_side(talk_server, tmp_path, capsys):
+    plan = json.loads((ROOT / "levels" / "collab" / "references" / "01_pan_across.json").read_text())
+    talk_server.script("Agents: agent1, agent2.", ("reply", f"```json\n{json.dumps(plan)}\n```"))
+    central = tmp_path / "central"
+    args = talk_args(talk_server, central, [PAN_LEVEL])
+    args[args.index("decentralized")] = "centralized"
+    assert main(args) == 0
+    talk_server.script("You are agent1.", *chef_script([{"to": "agent2", "text": ASK}]))
+    talk_server.script("You are agent2.", *server_script())
+    talking = tmp_path / "talking"
+    assert main(talk_args(talk_server, talking, [PAN_LEVEL])) == 0
+    c, t = result_of(central, "01_pan_across"), result_of(talking, "01_pan_across")
+    assert c["done"] and t["done"] and "messages" not in c
+    capsys.readouterr()
+    assert main(["report", str(central), str(talking), "--format", "json"]) == 0
+    rows = {r["run"]: r for r in json.loads(capsys.readouterr().out) if r["group"] == "all"}
+    assert set(rows) == {"io test-model", "decentralized test-model"}
+    assert rows["io test-model"]["talk"]["Msgs"]["value"] == 0
+    assert rows["decentralized test-model"]["talk"]["Msgs"]["value"] == 3
+    for run, r in (("io test-model", c), ("decentralized test-model", t)):
+        expected = (r["tokens_in"] + r["tokens_out"]) / 2
+        assert rows[run]["talk"]["Tok/agent"]["value"] == pytest.approx(expected, abs=0.01)
+    assert main(["report", str(central), str(talking)]) == 0
+    table = capsys.readouterr().out
+    assert "Msgs (per task) | Tok/agent (tokens) |" in table.splitlines()[0]
+    assert main(["report", str(central), str(talking), "--format", "csv"]) == 0
+    header = capsys.readouterr().out.splitlines()[0].split(",")
+    assert header[-8:] == [f"{m}{s}" for m in ("Msgs", "Tok/agent") for s in ("", "_low", "_high", "_n")]

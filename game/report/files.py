@@ -20,6 +20,7 @@ from game.engine.metrics import d_max, t_max
 from game.levels import LevelError, load_level
 from game.levels.task import DIFFICULTY, task_info
 from game.report.metrics import Run
+from game.report.talk import talk_of_record
 
 REPLAY_FORMAT = "paracook-kitchen-replay"
 PATH_TASK = re.compile(
@@ -249,6 +250,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         waiting=_numbers(data, "agent_waiting_time", where),
         progress=progress,
         progress_source=source,
+        **talk_of_record(data),
     )
 
 

@@ -22,6 +22,8 @@ from typing import Any
 
 from game.engine.metrics import utilisation
 
+from .talk import TALK, TALK_NOTE, TALK_UNITS
+
 METRICS = ("SR", "PR", "pOCT", "nOCT", "pMD", "AU")
 UNITS = {"SR": "%", "PR": "%", "pOCT": "time", "nOCT": "% of T_max", "pMD": "tiles", "AU": "%"}
 # Where a run's progress came from: its result, a re-simulation of its plan, or neither (a success
@@ -51,6 +53,8 @@ class Run:
     waiting: dict[str, float] = field(default_factory=dict)
     progress: float | None = None  # in [0, 1]; None when unknown
     progress_source: str = "recorded"  # one of PROGRESS_SOURCES
+    messages: float | None = None  # messages the agents sent (0 for one planner; None unknown)
+    tokens: float | None = None  # an LLM run's prompt and reply tokens
 
     @property
     def agent_count(self) -> int:
@@ -197,6 +201,14 @@ METRIC_FUNCTIONS: dict[str, Callable[[list[Run]], Estimate]] = {
 }
 
 
+def talk_metrics(runs: list[Run]) -> dict[str, Estimate]:
+    """Messages per task and tokens per agent over the runs that recorded them (TALK)."""
+    return {
+        "Msgs": mean_ci([r.messages for r in runs if r.messages is not None]),
+        "Tok/agent": mean_ci([r.tokens / r.agent_count for r in runs if r.tokens is not None]),
+    }
+
+
 def metrics(runs: list[Run]) -> dict[str, Estimate]:
     return {name: f(runs) for name, f in METRIC_FUNCTIONS.items()}
 
@@ -212,6 +224,7 @@ class Row:
     tasks: int
     metrics: dict[str, Estimate]
     progress_sources: dict[str, int] = field(default_factory=dict)  # PROGRESS_SOURCES -> runs
+    talk: dict[str, Estimate] = field(default_factory=dict)  # TALK -> estimate
 
     @property
     def progress_assumed(self) -> int:
@@ -229,6 +242,7 @@ class Row:
             "tasks": self.tasks,
             "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
             "progress_sources": dict(self.progress_sources),
+            "talk": {k: v.to_dict() for k, v in self.talk.items()},
         }
 
 
@@ -263,6 +277,7 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
                     len(members),
                     metrics(members),
                     {k: sources[k] for k in PROGRESS_SOURCES if sources[k]},
+                    talk_metrics(members),
                 )
             )
     return rows
@@ -300,20 +315,30 @@ def progress_notes(rows: list[Row]) -> list[str]:
     return notes
 
 
+def _talked(rows: list[Row]) -> tuple[str, ...]:
+    """The TALK columns, when some row has them."""
+    return TALK if any(e.n for r in rows for e in r.talk.values()) else ()
+
+
 def to_markdown(rows: list[Row]) -> str:
     by = rows[0].by if rows else "group"
+    talk = _talked(rows)
     head = ["run", by, "tasks"] + [f"{m} ({UNITS[m]})" for m in METRICS]
+    head += [f"{m} ({TALK_UNITS[m]})" for m in talk]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         cells = [row.label, row.group, str(row.tasks)] + [
             _progress_cell(row) if m == "PR" else _cell(row.metrics[m]) for m in METRICS
         ]
+        cells += [_cell(row.talk[m]) for m in talk]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines.append(
         f"Values with {CONFIDENCE:.0%} confidence intervals (Wilson for SR, Student t otherwise). "
         "PR: mean share of the order's work done when the run stopped (100 for a success)."
     )
+    if talk:
+        lines += ["", TALK_NOTE]
     for note in progress_notes(rows):
         lines += ["", note]
     return "\n".join(lines) + "\n"
@@ -322,18 +347,27 @@ def to_markdown(rows: list[Row]) -> str:
 def to_csv(rows: list[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+    talk = _talked(rows)
     writer.writerow(
         ["run", "by", "group", "tasks"]
         + [f"{m}{s}" for m in METRICS for s in ("", "_low", "_high", "_n")]
         + ["PR_assumed", "PR_missing"]
+        + [f"{m}{s}" for m in talk for s in ("", "_low", "_high", "_n")]
     )
     for row in rows:
         values: list[Any] = []
-        for m in METRICS:
-            d = row.metrics[m].to_dict()
+        for e in [row.metrics[m] for m in METRICS]:
+            d = e.to_dict()
             values += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
+        extra: list[Any] = []
+        for e in [row.talk[m] for m in talk]:
+            d = e.to_dict()
+            extra += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
         writer.writerow(
-            [row.label, row.by, row.group, row.tasks] + values + [row.progress_assumed, row.progress_missing]
+            [row.label, row.by, row.group, row.tasks]
+            + values
+            + [row.progress_assumed, row.progress_missing]
+            + extra
         )
     return out.getvalue()
 
