@@ -321,3 +321,18 @@ def test_report_puts_centralized_and_decentralized_runs_side_by_side(talk_server
     assert main(["report", str(central), str(talking), "--format", "csv"]) == 0
     header = capsys.readouterr().out.splitlines()[0].split(",")
     assert header[-8:] == [f"{m}{s}" for m in ("Msgs", "Tok/agent") for s in ("", "_low", "_high", "_n")]
+
+
+def test_decentralized_runs_end_to_end_on_human24_and_the_collab_levels(talk_server, tmp_path):
+    talk_server.script("", *[("reply", say([FINISH], {"to": "all", "text": "I am done."}))] * 60)
+    out = tmp_path / "run"
+    assert main(talk_args(talk_server, out, ["human24", "collab"], "--concurrency", "4")) == 0
+    results = sorted((out / "results").glob("*.json"))
+    assert len(results) == 24 + 4 and len(list((out / "replays").glob("*.json"))) == 28
+    for f in results:
+        r = json.loads(f.read_text())
+        agents = r["task"]["agents"]
+        assert r["status"] == "failed" and r["remaining_orders"] and len(r["rounds"]) == 1
+        assert len(r["messages"]) == agents and set(r["tokens_per_agent"]) == {f"agent{i + 1}" for i in range(agents)}
+        assert all(len(m["receivers"]) == agents - 1 for m in r["messages"])
+    assert len(talk_server.requests) == 24 * 2 + 2 + 2 + 2 + 3
