@@ -333,6 +333,8 @@ def test_decentralized_runs_end_to_end_on_human24_and_the_collab_levels(talk_ser
         r = json.loads(f.read_text())
         agents = r["task"]["agents"]
         assert r["status"] == "failed" and r["remaining_orders"] and len(r["rounds"]) == 1
-        assert len(r["messages"]) == agents and set(r["tokens_per_agent"]) == {f"agent{i + 1}" for i in range(agents)}
+        assert len(r["messages"]) == agents and set(r["tokens_per_agent"]) == {
+            f"agent{i + 1}" for i in range(agents)
+        }
         assert all(len(m["receivers"]) == agents - 1 for m in r["messages"])
     assert len(talk_server.requests) == 24 * 2 + 2 + 2 + 2 + 3

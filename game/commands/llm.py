@@ -7,10 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from game.planners.llm import METHODS
-from game.planners.llm.decentralized import KNOWLEDGE
-from game.planners.llm.runner import LevelRun, RunError, log_name, open_run_folder
-from game.planners.llm.tasks import TaskError, resolve_levels, shard
+from game.planners.llm import KNOWLEDGE, METHODS
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
 
@@ -68,6 +65,10 @@ def default_out(model: str, method: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here so that `llm --help` does not load openai
+    from game.planners.llm.runner import LevelRun, RunError, log_name, open_run_folder
+    from game.planners.llm.tasks import TaskError, resolve_levels, shard
+
     if args.attempts < 1 or args.concurrency < 1 or args.rounds < 1:
         print("llm: --attempts, --concurrency and --rounds must be at least 1", file=sys.stderr)
         return 2

@@ -13,6 +13,7 @@ from typing import Any
 
 from game.engine import Level, Plan, PlanError, Result, parse_plan
 
+from . import KNOWLEDGE
 from .client import ChatClient, Messages, Usage
 from .describe import state_text
 from .feedback import engine_feedback, plan_feedback, result_feedback
@@ -20,8 +21,6 @@ from .messages import Message, Turn, inbox_text, read_turn
 from .methods import Outcome, empty_plan, queued_text, run_plan
 from .parsing import ReplyParseError
 from .prompts import compact, example_text, fill, options_text, orders_text, recipes_text
-
-KNOWLEDGE = ("shared", "split")
 
 
 @dataclass
