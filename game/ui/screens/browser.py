@@ -55,7 +55,7 @@ LISTS = (("Tutorials", "tutorial"), ("Scenarios", "scenarios"), ("Collaboration"
 
 
 def tutorial_items(suite: str = "tutorial") -> list[Item]:
-    """The numbered levels of a small hand-made suite (tutorials, scenarios)."""
+    """The numbered levels of a small hand-made suite (tutorials, scenarios, collab)."""
     try:
         from game.levels.suite import suite_levels
     except ImportError:
@@ -272,7 +272,7 @@ class BrowserScreen:
         blit_text(surface, "ParaCook Kitchen", (20, 10), 34, P.TEXT, bold=True)
         blit_text(
             surface,
-            "Pick a level to plan: tutorials, the benchmark suite, then scenarios. Times are "
+            "Pick a level to plan: tutorials, the benchmark suite, scenarios, collaboration. Times are "
             "your best (h = the ParaCook human study). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
             (20, 42),
             17,
