@@ -338,3 +338,24 @@ def test_decentralized_runs_end_to_end_on_human24_and_the_collab_levels(talk_ser
         }
         assert all(len(m["receivers"]) == agents - 1 for m in r["messages"])
     assert len(talk_server.requests) == 24 * 2 + 2 + 2 + 2 + 3
+
+
+def test_the_replay_lists_the_conversation_in_time(talk_server, tmp_path):
+    from game.replay.conversation import messages_until, replay_messages
+
+    talk_server.script("You are agent1.", *chef_script([{"to": "agent2", "text": ASK}]))
+    talk_server.script("You are agent2.", *server_script())
+    out = tmp_path / "run"
+    assert main(talk_args(talk_server, out, [PAN_LEVEL])) == 0
+    rp = load_replay(out / result_of(out, "01_pan_across")["replay"])
+    lines = replay_messages(rp.source)
+    assert [m.sentence() for m in lines] == [
+        f't = 0 agent1 to agent2: "{ASK}"',
+        't = 1 agent2 to agent1: "The pan is on table2."',
+        't = 6 agent1 to agent2: "The patty lands on table1 at t = 36."',
+    ]
+    assert [m.round for m in messages_until(lines, 5)] == [1, 2]
+    broken = {
+        "messages": [{"time": "x"}, 3, {"time": 2, "round": 1, "sender": "a", "receivers": "b", "text": ""}]
+    }
+    assert replay_messages(broken) == [] and replay_messages(None) == []
