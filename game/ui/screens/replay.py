@@ -20,9 +20,11 @@ import pygame_gui
 
 from game.engine import ActionSpan
 from game.replay import Replay, load_replay
+from game.replay.conversation import replay_messages
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, span_lines
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
+from game.ui.render.messages_panel import MessagePanel
 from game.ui.render.panels import (
     Marker,
     MetricsPanel,
@@ -293,6 +295,8 @@ class ReplayScreen(TimelineScreen):
         self.gantt = Gantt(tl, agents, stop=err)
         self.metrics = MetricsPanel(result, agents)
         self.queues = QueuePanel(replay.plan, tl, agents, result.get("error_detail"))
+        talk = replay_messages(replay.source)
+        self.messages = MessagePanel(talk, agents) if talk else None
         super().__init__(tl.end, tl.times, run_markers(result), err, back)
 
     @classmethod
@@ -390,6 +394,11 @@ class ReplayScreen(TimelineScreen):
         queues = pygame.Rect(
             rest.x, rest.y + used + (6 if used else 0), rest.w, rest.h - used - (6 if used else 0)
         )
+        if self.messages is not None and queues.h > 120:  # a talking run: its messages below
+            talk = pygame.Rect(queues.x, queues.bottom - queues.h * 2 // 5, queues.w, queues.h * 2 // 5)
+            queues.h -= talk.h + 6
+            self.messages.draw(surface, talk, t)
+            self.rects["messages"] = talk
         if queues.h > 30:
             self.queues.draw(surface, queues, t)
         self.rects["queues"] = queues
