@@ -295,3 +295,26 @@ def test_any_json_messages_are_sent_or_told_back(actions, messages):
         return
     assert all(isinstance(x, str) and x for _, x in turn.messages)
     assert all(p.startswith("message ") for p in turn.problems)
+
+
+def test_collab_command_uses_the_planner_without_a_reference_and_names_bad_files(tmp_path, capsys):
+    path = Path(__file__).resolve().parents[1] / "levels" / "tutorial" / "01_first_salad.yaml"
+    level = load_level(path)
+    from game.planners.solver import solve
+
+    plan = solve(level, time_limit=1).plan
+    plan["agent1"] = [plan["agent1"][0], plan["agent1"][0], *plan["agent1"][1:]]  # one move more: no effect
+    result = simulate(level, plan, record=True)
+    rec = {**result.to_dict(), "plan": plan, "level": str(path), "task": {"id": "t"}, "method": "io"}
+    (tmp_path / "ok.json").write_text(json.dumps(rec))
+    (tmp_path / "bad.json").write_text(json.dumps({**rec, "plan": {"agent1": [{"action": "Fly"}]}}))
+    assert main(["collab", str(tmp_path), "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    (row,) = json.loads(captured.out)
+    assert row["reference"] == "built-in planner" and row["tes"] == 1.0 and row["done"]
+    assert "skipped" in captured.err and "bad.json" in captured.err and "agent1" in captured.err
+    (tmp_path / "ok.json").unlink()
+    assert main(["collab", str(tmp_path)]) == 2
+    assert "no runs to score" in capsys.readouterr().err
+    assert main(["collab", str(tmp_path / "missing")]) == 2
+    assert "no such file" in capsys.readouterr().err

@@ -359,3 +359,19 @@ def test_the_replay_lists_the_conversation_in_time(talk_server, tmp_path):
         "messages": [{"time": "x"}, 3, {"time": 2, "round": 1, "sender": "a", "receivers": "b", "text": ""}]
     }
     assert replay_messages(broken) == [] and replay_messages(None) == []
+
+
+def test_a_message_to_a_finished_agent_is_reported_back(talk_server, tmp_path):
+    talk_server.script("You are agent1.", ("reply", say([FINISH])))
+    talk_server.script(
+        "You are agent2.",
+        ("reply", say([wait(1)])),
+        ("reply", say([], [{"to": "agent1", "text": "Where is the pan?"}])),
+        ("reply", say([FINISH])),
+    )
+    out = tmp_path / "run"
+    assert main(talk_args(talk_server, out, [PAN_LEVEL])) == 0
+    r = result_of(out, "01_pan_across")
+    assert [m["text"] for m in r["messages"]] == ["Where is the pan?"] and len(r["rounds"]) == 3
+    third = talk_server.of("You are agent2.")[2]["messages"][-1]["content"]
+    assert "message to agent1 will not be read: agent1 finished" in third

@@ -214,6 +214,11 @@ class Talk:
                 sent.append(m)
                 for r in receivers:
                     self.agents[r].inbox.append(m)
+                gone = [r for r in receivers if finished(self.out.plan, r)]
+                if gone:
+                    self.agents[a].notes.append(
+                        f"message to {', '.join(gone)} will not be read: {' and '.join(gone)} finished"
+                    )
             self.agents[a].notes += turn.problems
         self.out.messages += sent
         return sent
