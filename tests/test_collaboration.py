@@ -318,3 +318,35 @@ def test_collab_command_uses_the_planner_without_a_reference_and_names_bad_files
     assert "no runs to score" in capsys.readouterr().err
     assert main(["collab", str(tmp_path / "missing")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+LEVEL_01 = load_level(PAN)
+STEPS = st.one_of(
+    st.builds(
+        lambda x, y: {"action": "MoveTo", "target": [x, y]}, st.integers(1, 5), st.sampled_from([1, 3])
+    ),
+    st.builds(
+        lambda s: {"action": "Interact", "target": s},
+        st.sampled_from([s.name for s in LEVEL_01.stations]),
+    ),
+    st.just({"action": "Process", "target": "chopping_board1"}),
+    st.just({"action": "Wait", "duration": 3}),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(STEPS, max_size=12), st.lists(STEPS, max_size=12))
+def test_any_plan_has_its_wasted_work_and_scores_traced(a1, a2):
+    result = simulate(LEVEL_01, {"agent1": a1, "agent2": a2}, record=True)
+    waste = wasted_work(LEVEL_01, result)
+    ran = {(s.agent, s.index) for s in result.timeline.spans if s.status in ("done", "failed")}
+    assert {(w.agent, w.index) for w in waste} <= ran
+    assert all(w.action["action"] != "Wait" for w in waste)
+    if not result.finished_orders:  # nothing served: every interaction was wasted
+        work = {k for k in ran if k[1] < len({"agent1": a1, "agent2": a2}[k[0]])}
+        interactions = {
+            (a, i) for a, i in work if {"agent1": a1, "agent2": a2}[a][i]["action"] in ("Interact", "Process")
+        }
+        assert interactions <= {(w.agent, w.index) for w in waste}
+    c = collaboration(LEVEL_01, result, parse_plan(reference(PAN), LEVEL_01.agent_names))
+    assert 0.0 <= c.tes <= 1.0 and 0.0 <= c.completeness <= 1.0
