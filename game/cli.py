@@ -19,6 +19,7 @@ COMMANDS = (
     "game.commands.export",
     "game.commands.solve",
     "game.commands.study",
+    "game.commands.collab",
 )
 
 

@@ -37,9 +37,11 @@ def test_tutorials_first_then_suite_grouped_by_difficulty_category_agents_orders
     easy = browser.suite["easy"]
     assert [b.title for b in easy[:3]] == ["salad  -  1 agent", "salad  -  2 agents", "salad  -  3 agents"]
     assert easy[0].seeds == [42, 84, 126, 128, 256] and easy[0].orders == [1, 2, 3, 4]
-    scenarios = tutorial_items("scenarios")
-    assert len(scenarios) >= 6 and len(items) == len(browser.tutorials) + 1 + 360 + len(scenarios)
-    assert [i.path for i in items[-len(scenarios) :]] == [i.path for i in scenarios]  # drawn last
+    scenarios, collab = tutorial_items("scenarios"), tutorial_items("collab")
+    assert len(scenarios) >= 6 and len(collab) >= 4
+    assert len(items) == len(browser.tutorials) + 1 + 360 + len(scenarios) + len(collab)
+    hand_made = scenarios + collab  # drawn last, the collaboration levels at the very end
+    assert [i.path for i in items[-len(hand_made) :]] == [i.path for i in hand_made]
     # everything drawn in reading order: tutorials above the suite, blocks left to right
     assert browser.tutorials[-1].rect.bottom < easy[0].rect.top
     assert easy[0].rect.x < easy[1].rect.x < easy[2].rect.x and easy[3].rect.top > easy[0].rect.bottom

@@ -13,6 +13,7 @@ from .task import DIFFICULTY
 SUITE_DIR = LEVELS_DIR / "suite"
 TUTORIAL_DIR = LEVELS_DIR / "tutorial"
 SCENARIO_DIR = LEVELS_DIR / "scenarios"
+COLLAB_DIR = LEVELS_DIR / "collab"
 CATEGORIES = ("burger", "burrito", "pasta", "salad", "sashimi", "sushi")
 SEEDS = (42, 84, 126, 128, 256)
 AGENT_COUNTS = (1, 2, 3)
@@ -25,12 +26,14 @@ SUITES = {
     "human24": "the 24 tasks of the human study (2 agents, all categories)",
     "tutorial": "small kitchens that teach the rules one at a time",
     "scenarios": "divided kitchens, cooks with roles, burn and freshness windows",
+    "collab": "kitchens no cook can finish alone: split stations and roles, for talking agents",
     **{
         d: f"the {d} benchmark tasks ({' and '.join(c for c in CATEGORIES if DIFFICULTY[c] == d)})"
         for d in ("easy", "medium", "hard")
     },
     **{c: f"the {c} benchmark tasks" for c in CATEGORIES},
 }
+HAND_MADE = {"tutorial": TUTORIAL_DIR, "scenarios": SCENARIO_DIR, "collab": COLLAB_DIR}
 
 
 @dataclass(frozen=True)
@@ -69,8 +72,8 @@ def suite_levels(name: str) -> list[Path]:
         return [t.path() for t in tasks]
     if name == "human24":
         return [t.path() for t in tasks if t.agents == 2 and (t.seed, t.orders) in HUMAN_STUDY]
-    if name in ("tutorial", "scenarios"):
-        return sorted((TUTORIAL_DIR if name == "tutorial" else SCENARIO_DIR).glob("*.yaml"), key=_natural)
+    if name in HAND_MADE:
+        return sorted(HAND_MADE[name].glob("*.yaml"), key=_natural)
     if name in ("easy", "medium", "hard"):
         return [t.path() for t in tasks if t.difficulty == name]
     if name in CATEGORIES:

@@ -21,6 +21,7 @@ from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.levels.task import DIFFICULTY, task_info
 from game.report.metrics import Run
+from game.report.talk import talk_of_record
 
 REPLAY_FORMAT = "paracook-kitchen-replay"
 PATH_TASK = re.compile(
@@ -276,6 +277,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         digest=task_digest(level) if known and level is not None else None,
         order=_mtime(path),
         where=where,
+        **talk_of_record(data),
     )
 
 

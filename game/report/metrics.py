@@ -22,6 +22,8 @@ from typing import Any
 
 from game.engine.metrics import utilisation
 
+from .talk import TALK, TALK_NOTE, TALK_UNITS
+
 METRICS = ("SR", "PR", "pOCT", "nOCT", "pMD", "AU")
 UNITS = {"SR": "%", "PR": "%", "pOCT": "time", "nOCT": "% of T_max", "pMD": "tiles", "AU": "%"}
 # Where a run's progress came from: its result, a re-simulation of its plan, or neither (a success
@@ -71,6 +73,9 @@ class Run:
         task of the same id are different kitchens)."""
         suite = self.task.get("suite")
         return f"{self.task.get('id', '?')} ({suite})" if suite else str(self.task.get("id", "?"))
+
+    messages: float | None = None  # messages the agents sent (0 for one planner; None unknown)
+    tokens: float | None = None  # an LLM run's prompt and reply tokens
 
     @property
     def agent_count(self) -> int:
@@ -226,6 +231,14 @@ def bounded(e: Estimate, name: str, tasks: int) -> Estimate:
     return Estimate(e.value, max(low, e.low), min(high, e.high), e.n)
 
 
+def talk_metrics(runs: list[Run]) -> dict[str, Estimate]:
+    """Messages per task and tokens per agent over the runs that recorded them (TALK)."""
+    return {
+        "Msgs": mean_ci([r.messages for r in runs if r.messages is not None]),
+        "Tok/agent": mean_ci([r.tokens / r.agent_count for r in runs if r.tokens is not None]),
+    }
+
+
 def metrics(runs: list[Run]) -> dict[str, Estimate]:
     return {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items()}
 
@@ -265,6 +278,7 @@ class Row:
     metrics: dict[str, Estimate]
     progress_sources: dict[str, int] = field(default_factory=dict)  # PROGRESS_SOURCES -> runs
     extras: dict[str, Any] = field(default_factory=dict)  # EXTRA_COLUMNS name -> value
+    talk: dict[str, Estimate] = field(default_factory=dict)  # TALK -> estimate
 
     @property
     def progress_assumed(self) -> int:
@@ -283,6 +297,7 @@ class Row:
             "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
             "progress_sources": dict(self.progress_sources),
             **({"extras": dict(self.extras)} if self.extras else {}),
+            "talk": {k: v.to_dict() for k, v in self.talk.items()},
         }
 
 
@@ -321,6 +336,7 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
                     len(members),
                     metrics(members),
                     {k: sources[k] for k in PROGRESS_SOURCES if sources[k]},
+                    talk=talk_metrics(members),
                 )
             )
     return rows
@@ -374,13 +390,20 @@ def _extra_cell(value: Any) -> str:
     return f"{value:g}" if isinstance(value, int | float) else str(value)
 
 
+def _talked(rows: list[Row]) -> tuple[str, ...]:
+    """The TALK columns, when some row has them."""
+    return TALK if any(e.n for r in rows for e in r.talk.values()) else ()
+
+
 def to_markdown(rows: list[Row]) -> str:
     by = rows[0].by if rows else "group"
     extras = extra_columns(rows)
+    talk = _talked(rows)
     head = (
         ["run", by, "tasks"]
         + [f"{m} ({UNITS[m]})" for m in METRICS]
         + [EXTRA_COLUMNS.get(k, k) for k in extras]
+        + [f"{m} ({TALK_UNITS[m]})" for m in talk]
     )
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
@@ -388,12 +411,15 @@ def to_markdown(rows: list[Row]) -> str:
             _progress_cell(row) if m == "PR" else _cell(row.metrics[m]) for m in METRICS
         ]
         cells += [_extra_cell(row.extras.get(k)) for k in extras]
+        cells += [_cell(row.talk[m]) for m in talk]
         lines.append("| " + " | ".join(cells) + " |")
     lines.append("")
     lines.append(
         f"Values with {CONFIDENCE:.0%} confidence intervals (Wilson for SR, Student t otherwise). "
         "PR: mean share of the order's work done when the run stopped (100 for a success)."
     )
+    if talk:
+        lines += ["", TALK_NOTE]
     for note in progress_notes(rows):
         lines += ["", note]
     return "\n".join(lines) + "\n"
@@ -403,22 +429,29 @@ def to_csv(rows: list[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     extras = extra_columns(rows)
+    talk = _talked(rows)
     writer.writerow(
         ["run", "by", "group", "tasks"]
         + [f"{m}{s}" for m in METRICS for s in ("", "_low", "_high", "_n")]
         + ["PR_assumed", "PR_missing"]
         + extras
+        + [f"{m}{s}" for m in talk for s in ("", "_low", "_high", "_n")]
     )
     for row in rows:
         values: list[Any] = []
-        for m in METRICS:
-            d = row.metrics[m].to_dict()
+        for e in [row.metrics[m] for m in METRICS]:
+            d = e.to_dict()
             values += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
+        extra: list[Any] = []
+        for e in [row.talk[m] for m in talk]:
+            d = e.to_dict()
+            extra += ["" if d[k] is None else d[k] for k in ("value", "low", "high", "n")]
         writer.writerow(
             [row.label, row.by, row.group, row.tasks]
             + values
             + [row.progress_assumed, row.progress_missing]
             + ["" if row.extras.get(k) is None else row.extras[k] for k in extras]
+            + extra
         )
     return out.getvalue()
 

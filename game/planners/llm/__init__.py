@@ -6,4 +6,5 @@
 """
 
 METHODS = ("io", "cot", "plag", "msreact")
+KNOWLEDGE = ("shared", "split")  # decentralized mode: who is told the recipes
 ABSTRACT_METHODS = ("io", "cot")  # for abstract scheduling tasks

@@ -22,6 +22,7 @@ from game.levels.task import task_info
 from game.replay import save_replay
 
 from .client import ChatClient, LLMError
+from .decentralized import TalkOutcome, solve_talking, talk_fields
 from .methods import Outcome, solve
 from .tasks import LevelTask, file_stem, parse_shard
 
@@ -157,6 +158,9 @@ class LevelRun:
     max_steps: int = 40
     concurrency: int = 4
     progress: bool = True
+    mode: str = "centralized"  # or decentralized: one conversation per agent, with messages
+    rounds: int = 20
+    knowledge: str = "shared"
 
     def result_path(self, task: LevelTask) -> Path:
         return self.out / RESULTS / f"{file_stem(task.id)}.json"
@@ -178,7 +182,12 @@ class LevelRun:
     async def one(self, task: LevelTask) -> bool:
         tag = {"task": task.id}
         self.client.log.write({**tag, "event": "start", "method": self.method})
-        outcome = await solve(task.level, self.method, self.client, self.attempts, tag, self.max_steps)
+        if self.mode == "decentralized":
+            outcome: Outcome = await solve_talking(
+                task.level, self.client, self.attempts, self.rounds, self.knowledge, tag
+            )
+        else:
+            outcome = await solve(task.level, self.method, self.client, self.attempts, tag, self.max_steps)
         self.save(task, outcome)
         self.client.log.write(
             {
@@ -194,6 +203,8 @@ class LevelRun:
     def save(self, task: LevelTask, outcome: Outcome) -> None:
         """Replay first, result last: a result file means the task is wholly saved."""
         source = {"kind": "llm", "model": self.client.model, "method": self.method, "task": task.id}
+        if isinstance(outcome, TalkOutcome):
+            source.update(mode=self.mode, knowledge=self.knowledge, messages=talk_fields(outcome)["messages"])
         replay = save_replay(self.replay_path(task), task.level, outcome.plan, outcome.result, source)
         write_json_atomic(self.result_path(task), self.record(task, outcome, replay))
 
@@ -216,6 +227,8 @@ class LevelRun:
         )
         if self.method == "msreact":
             rec["steps"] = o.steps
+        if isinstance(o, TalkOutcome):
+            rec.update(mode=self.mode, knowledge=self.knowledge, **talk_fields(o))
         if o.note:
             rec["last_feedback"] = o.note
         return rec

@@ -52,11 +52,11 @@ class Block:
     rect: pygame.Rect = field(default_factory=pygame.Rect)
 
 
-LISTS = (("Tutorials", "tutorial"), ("Scenarios", "scenarios"))
+LISTS = (("Tutorials", "tutorial"), ("Scenarios", "scenarios"), ("Collaboration", "collab"))
 
 
 def tutorial_items(suite: str = "tutorial") -> list[Item]:
-    """The numbered levels of a small hand-made suite (tutorials, scenarios)."""
+    """The numbered levels of a small hand-made suite (tutorials, scenarios, collab)."""
     try:
         from game.levels.suite import suite_levels
     except ImportError:
@@ -323,7 +323,7 @@ class BrowserScreen:
             surface,
             ellipsize(
                 "Pick a level to plan: tutorials, a study session, the paper's tasks, the suite, "
-                "scenarios. Times are your best (h = the ParaCook human study, on the paper's own "
+                "scenarios, collaboration. Times are your best (h = the ParaCook human study, on the paper's own "
                 "kitchen). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
                 self.size[0] - 40,
                 17,

@@ -22,9 +22,11 @@ from game.engine import ActionSpan, parse_plan
 from game.engine.diagnosis import explain
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
+from game.replay.conversation import replay_messages
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines, track_lines
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
+from game.ui.render.messages_panel import MessagePanel
 from game.ui.render.panels import (
     EventLog,
     Marker,
@@ -414,6 +416,8 @@ class ReplayScreen(TimelineScreen):
         self.log = EventLog(self.story, agents, stations)
         self.tab = "events"
         self.why_button: pygame.Rect | None = None
+        talk = replay_messages(replay.source)
+        self.messages = MessagePanel(talk, agents) if talk else None
         super().__init__(tl.end, tl.times, run_markers(result) + self._cause_markers(), err, back)
 
     def _cause_markers(self) -> list[Marker]:
@@ -683,6 +687,11 @@ class ReplayScreen(TimelineScreen):
                 surface, rect, labels[name] + (" (L)" if name != self.tab else ""), name == self.tab, 15
             )
         panel = pygame.Rect(rest.x, tabs.bottom + 4, rest.w, rest.bottom - tabs.bottom - 4)
+        if self.messages is not None and panel.h > 120:  # a talking run: its messages below
+            talk = pygame.Rect(panel.x, panel.bottom - panel.h * 2 // 5, panel.w, panel.h * 2 // 5)
+            panel.h -= talk.h + 6
+            self.messages.draw(surface, talk, t)
+            self.rects["messages"] = talk
         self.rects["panel"] = panel
         if panel.h > 30:
             if self.tab == "events":

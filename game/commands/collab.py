@@ -1,0 +1,103 @@
+"""`collab`: collaboration metrics of finished runs (docs/collaboration.md)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from game.analysis.collaboration import BETA, NoReference, collaboration, reference_for
+from game.engine import Level, PlanError, parse_plan, simulate
+from game.levels import LevelError
+from game.levels.catalog import LEVELS_DIR
+from game.planners.llm.tasks import MAP_WITH_ORDERS, TaskError, load_spec
+from game.replay.file import FORMAT as REPLAY_FORMAT
+from game.report.files import ResultError, is_result, label_of, read_records, result_files
+
+NAME = "collab"
+HELP = "Collaboration metrics of runs: trajectory efficiency, help that worked, wasted work."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH", help="run folders, result files or replays")
+    p.add_argument("--format", choices=("md", "json"), default="md", help="table (md, default) or json")
+    p.add_argument(
+        "--time-limit",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="built-in planner's limit when a level names no reference plan (default 2)",
+    )
+    p.add_argument(
+        "--beta", type=float, default=BETA, help=f"weight of a redundant action (default {BETA:g})"
+    )
+
+
+def level_of(data: dict[str, Any]) -> tuple[Level, Path | None]:
+    """The run's level (and its file, where references are looked up)."""
+    spec = data.get("level")
+    if isinstance(spec, dict):  # a replay carries its level; its file, when it is one of ours
+        level = Level.from_dict(spec)
+        ours = LEVELS_DIR / f"{level.meta.get('id')}.yaml"
+        return level, ours if level.meta.get("id") and ours.is_file() else None
+    if not isinstance(spec, str):
+        raise ValueError("no 'level' field naming the level file")
+    m = MAP_WITH_ORDERS.match(spec)
+    return load_spec(spec).level, Path(m["path"] if m else spec)
+
+
+def one(data: dict[str, Any], where: str, args: argparse.Namespace) -> dict[str, Any]:
+    source = data.get("source") if isinstance(data.get("source"), dict) else {}
+    level, path = level_of(data)
+    if data.get("format") == REPLAY_FORMAT:
+        data = {**data["result"], "plan": data["plan"], "messages": source.get("messages", [])}
+    plan = parse_plan(data.get("plan") or {}, level.agent_names)
+    result = simulate(level, plan, level.rules, record=True)
+    reference, ref_name = reference_for(level, path, args.time_limit)
+    c = collaboration(level, result, reference, data.get("rounds"), data.get("messages"), args.beta, ref_name)
+    return {"file": where, "task": str(level.meta.get("id") or where), "done": result.done, **c.to_dict()}
+
+
+def share(d: dict[str, int]) -> str:
+    return f"{d['advanced']}/{d['total']}" if d["total"] else "-"
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = "| run | task | done | TES | TES per agent | PC | requests that helped | responses that helped | wasted actions (time) |"
+    lines = [head, "|" + "---|" * 9]
+    for r in rows:
+        per = ", ".join(f"{a} {s['tes']:.2f}" for a, s in r["agents"].items())
+        lines.append(
+            f"| {r['run']} | {r['task']} | {'yes' if r['done'] else 'no'} | {r['tes']:.2f} | {per} | "
+            f"{100 * r['completeness']:.0f}% | {share(r['help_requests'])} | {share(r['help_responses'])} | "
+            f"{r['wasted_actions']} ({r['wasted_time']:g}) |"
+        )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        files = result_files([Path(p) for p in args.paths])
+    except ResultError as e:
+        print(f"collab: {e}", file=sys.stderr)
+        return 2
+    rows, problems = [], []
+    for f in files:
+        for where, data in read_records(f):
+            if not is_result(data):
+                continue
+            try:
+                row = one(data, where, args)
+            except (ValueError, KeyError, TypeError, TaskError, LevelError, PlanError, NoReference) as e:
+                problems.append(f"{where}: {e}")
+                continue
+            rows.append({"run": label_of(data, f), **row})
+    for p in problems:
+        print(f"collab: skipped {p}", file=sys.stderr)
+    if not rows:
+        print("collab: no runs to score", file=sys.stderr)
+        return 2
+    print(json.dumps(rows, indent=1) if args.format == "json" else table(rows))
+    return 0
