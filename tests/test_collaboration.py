@@ -220,7 +220,7 @@ def test_collab_level_reference_serves_every_order_and_no_agent_can_finish_alone
 def test_a_broken_reference_is_refused_with_its_file(tmp_path):
     level = load_level(PAN)
     (tmp_path / "references").mkdir()
-    (tmp_path / "references" / "01_pan_across.json").write_text('{"agent1": [{"action": "Fly"}]}')
+    (tmp_path / "references" / "01_pan_across.json").write_text('{"agent1": {"action": "Fly"}}')
     with pytest.raises(NoReference, match="meta.reference references/01_pan_across.json: agent1"):
         named_reference(level, tmp_path / "01_pan_across.yaml")
     (tmp_path / "references" / "01_pan_across.json").write_text("{oops")
@@ -307,7 +307,7 @@ def test_collab_command_uses_the_planner_without_a_reference_and_names_bad_files
     result = simulate(level, plan, record=True)
     rec = {**result.to_dict(), "plan": plan, "level": str(path), "task": {"id": "t"}, "method": "io"}
     (tmp_path / "ok.json").write_text(json.dumps(rec))
-    (tmp_path / "bad.json").write_text(json.dumps({**rec, "plan": {"agent1": [{"action": "Fly"}]}}))
+    (tmp_path / "bad.json").write_text(json.dumps({**rec, "plan": {"agent1": {"action": "Fly"}}}))
     assert main(["collab", str(tmp_path), "--format", "json"]) == 0
     captured = capsys.readouterr()
     (row,) = json.loads(captured.out)
