@@ -12,7 +12,7 @@ from typing import Any
 
 from game.engine import RULESETS
 from game.levels import LevelError, load_level
-from game.planners.solver import DEFAULT_TIME_LIMIT, Solution, lower_bound, solve
+from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, lower_bound, solve
 
 NAME = "solve"
 HELP = "Plan a level with the built-in planner; print OCT, its lower bound and the gap."
@@ -41,8 +41,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="solve every level of a suite (or a folder of "
         "levels); needs --out; resumes where a previous run stopped",
     )
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="with --suite: levels at once")
-    p.add_argument("--no-progress", action="store_true", help="with --suite: no progress bar")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="processes: for one level, N searches with different seeds (the best wins; the same N "
+        "gives the same plan); with --suite, N levels at once",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress lines / progress bar")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,13 +67,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.bound:
-        b = lower_bound(level)
+        b = lower_bound(level, args.rules)
         if args.json:
             print(json.dumps({"lower_bound": b.value if b.finite else None, "terms": b.terms}))
         else:
             print(f"lower bound on OCT: {b.describe()}")
         return 0
-    sol = solve(level, args.rules, args.time_limit, record=bool(args.replay))
+    report = None if args.json or args.no_progress else progress_printer()
+    sol = solve(level, args.rules, args.time_limit, bool(args.replay), args.jobs, report)
     if args.out and sol.done:
         write_json(Path(args.out), sol.plan)
     if args.replay and sol.done:
@@ -78,6 +86,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(describe(sol, args))
     return 0 if sol.done else 1
+
+
+def progress_printer():
+    """A progress callback printing a line to stderr whenever the best OCT improves."""
+    last: list = [None]
+
+    def report(p: Progress) -> None:
+        if p.best_oct is not None and p.best_oct != last[0]:
+            last[0] = p.best_oct
+            print(f"  {p.describe()}", file=sys.stderr, flush=True)
+
+    return report
 
 
 def _parsed(sol: Solution):
@@ -93,6 +113,7 @@ def source(sol: Solution, time_limit: float) -> dict[str, Any]:
         "rules": sol.rules,
         "time_limit": time_limit,
         "lower_bound": sol.bound.value if sol.bound.finite else None,
+        "gap": None if sol.gap is None else round(sol.gap, 4),
         "evaluations": sol.evaluations,
     }
 
