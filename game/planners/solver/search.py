@@ -38,7 +38,7 @@ from .tasks import (
 from .timing import Schedule
 
 BIG = (10**9, 0, 0)
-ROUND = 1000  # decodes per local-search round: fixed, so that longer runs extend shorter ones
+ROUND = 1500  # decodes per local-search round: fixed, so that longer runs extend shorter ones
 FRESH_ROUNDS = 4  # rounds that start from the best priority rules; later ones kick the best
 YIELD_EVERY = 200  # decodes between two progress reports
 KIND_RANK = {"pan": 0, "pot": 1, "chop": 2, "raw": 3}
