@@ -11,10 +11,9 @@ Every valid plan makes at least these station visits, each one action of one age
 - per dish beyond the plates on the map a dirty plate taken at the plate return and a Process
   (6) at a sink.
 
-An agent does its visits one after another, walking between them at least the shortest distance
-between the two stations (the nearest of the choices when a visit can happen at several), and an
-item needs its carrying time between visits (`Carry`). Leaving out every other action and taking
-the cheapest station choice per leg only makes plans shorter, so the least makespan of this
+An agent does its visits one after another, each from a tile beside the station, walking the
+shortest path from tile to tile, and an item needs its carrying time between visits (`Carry`). Leaving out every other action only
+makes plans shorter, so the least makespan of this
 relaxation is a lower bound. CP-SAT solves it (agents' routes as circuits with optional visits)
 for a fixed amount of deterministic time; the bound used is the one it proves, so the result is
 the same on every machine and sound even when the search is cut short."""
@@ -31,7 +30,7 @@ from .model import Geometry
 
 # deterministic time CP-SAT may spend (its own work units: roughly seconds on one core)
 DEFAULT_EFFORT = 1.0
-MAX_NODES = 40  # (visit, station) pairs: larger relaxations are left out (too slow to help)
+MAX_NODES = 60  # (visit, tile beside a station) pairs: larger relaxations are left out (too slow to help)
 
 
 @dataclass
@@ -63,15 +62,6 @@ class RouteBound:
 
     def carry(self, u: Visit, v: Visit) -> int:
         return min((self.b.cd(a, b) for a in u.locs for b in v.locs), default=INF)
-
-    def start(self, agent: int, v: int, loc: str) -> int:
-        """Walking from the agent's start to the station (INF: it may not, or cannot, go)."""
-        kinds = self.allowed[agent]
-        if kinds is not None and self.kind.get(loc) not in kinds:
-            return INF
-        if loc not in self.geo.to_station:
-            return INF
-        return self.geo.to_station[loc][self.geo.agent_tiles[agent]]
 
     # -- the model ------------------------------------------------------------------------
     def add(self, name: str, locs, dur: int = 0) -> int:
@@ -146,7 +136,7 @@ class RouteBound:
                 wash = self.add(f"wash{k}", b.sinks, WASH)
                 washes.append((ret, wash))
         nv = len(self.visits)
-        if sum(len(v.locs) for v in self.visits) > MAX_NODES:
+        if sum(len(self.geo.stand.get(loc, ())) for v in self.visits for loc in v.locs) > MAX_NODES:
             return None
         t = [m.NewIntVar(0, horizon, v.name) for v in self.visits]
         self.at = [{loc: m.NewBoolVar(f"{v.name}@{loc}") for loc in v.locs} for v in self.visits]
@@ -213,32 +203,30 @@ class RouteBound:
             m.AddCumulative(ivs, [1] * len(ivs), len(self.b.boards))
 
     def _routes(self, m, t, nv: int) -> bool:
-        """Each visit is made by exactly one agent at the station it chose; an agent walks
-        between its visits."""
-        nodes = [(v, loc) for v in range(nv) for loc in self.visits[v].locs]
-        done_by: dict[tuple[int, str], list] = {node: [] for node in nodes}
+        """Each visit is made by exactly one agent from one tile beside the station it chose;
+        an agent walks between its visits (tile to tile, so an agent's route is exact)."""
+        nodes = [(v, loc, tile) for v, loc in self.nodes(nv) for tile in self.geo.stand[loc]]
+        done_by: dict[tuple[int, str], list] = {node: [] for node in self.nodes(nv)}
+        dist = self.geo.dist
         for a in range(len(self.geo.agent_tiles)):
-            mine = [(v, loc, self.start(a, v, loc)) for v, loc in nodes]
-            mine = [(v, loc, d) for v, loc, d in mine if d < INF]
+            here = self.geo.agent_tiles[a]
+            mine = [(v, loc, tile) for v, loc, tile in nodes if self.may(a, loc) and dist[here][tile] < INF]
             arcs = [(0, 0, m.NewBoolVar(f"idle{a}"))]
-            for i, (v, loc, d) in enumerate(mine, 1):
+            for i, (v, loc, tile) in enumerate(mine, 1):
                 lit = m.NewBoolVar(f"s{a}_{i}")
                 arcs.append((0, i, lit))
-                m.Add(t[v] >= d).OnlyEnforceIf(lit)
+                m.Add(t[v] >= dist[here][tile]).OnlyEnforceIf(lit)
                 arcs.append((i, 0, m.NewBoolVar(f"e{a}_{i}")))
                 skip = m.NewBoolVar(f"k{a}_{i}")
                 arcs.append((i, i, skip))
                 done_by[(v, loc)].append(skip.Not())
-            for i, (u, lu, _) in enumerate(mine, 1):
-                for j, (v, lv, _) in enumerate(mine, 1):
-                    if u == v:
-                        continue
-                    d = self.walk(lu, lv)
-                    if d >= INF:
+            for i, (u, _, tu) in enumerate(mine, 1):
+                for j, (v, _, tv) in enumerate(mine, 1):
+                    if u == v or dist[tu][tv] >= INF:
                         continue
                     lit = m.NewBoolVar(f"x{a}_{i}_{j}")
                     arcs.append((i, j, lit))
-                    m.Add(t[v] >= t[u] + self.visits[u].dur + d).OnlyEnforceIf(lit)
+                    m.Add(t[v] >= t[u] + self.visits[u].dur + dist[tu][tv]).OnlyEnforceIf(lit)
             m.AddCircuit(arcs)
         for (v, loc), lits in done_by.items():
             if not lits:
@@ -246,6 +234,13 @@ class RouteBound:
             else:
                 m.Add(sum(lits) == self.at[v][loc])
         return True
+
+    def nodes(self, nv: int) -> list[tuple[int, str]]:
+        return [(v, loc) for v in range(nv) for loc in self.visits[v].locs if self.geo.stand.get(loc)]
+
+    def may(self, agent: int, loc: str) -> bool:
+        kinds = self.allowed[agent]
+        return kinds is None or self.kind.get(loc) in kinds
 
 
 def route_bound(level: Level, rules: str, effort: float = DEFAULT_EFFORT) -> int | None:
