@@ -1,0 +1,70 @@
+"""`report` puts OCT / lower bound beside nOCT: recorded by the planner, or computed per level."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from statistics import fmean
+
+import pytest
+from conftest import ROOT, human_cases
+
+from game.levels import load_level
+from game.planners.solver import lower_bound
+from game.report.files import load_runs
+from game.report.metrics import report_rows
+
+
+def report(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "report", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_human_results_are_measured_against_the_bound():
+    cases = human_cases()
+    if not cases:
+        pytest.skip("no ParaCook data")
+    expected = []
+    for human, map_file, orders in cases:
+        level = load_level(map_file, orders)
+        expected.append(json.loads(human.read_text())["time"] / lower_bound(level, "paracook").value)
+    runs, _ = load_runs([cases[0][0].parents[3]])
+    (row,) = [r for r in report_rows(runs, "difficulty") if r.group == "all"]
+    assert row.metrics["OCT/LB"].n == 24
+    assert row.metrics["OCT/LB"].value == pytest.approx(fmean(expected))
+    assert row.metrics["OCT/LB"].value >= 1  # no human beats the bound
+
+
+def test_a_recorded_bound_is_used_and_shown_in_every_format(tmp_path):
+    level = ROOT / "levels" / "tutorial" / "01_first_salad.yaml"
+    base = {
+        "done": True,
+        "agent_moving_time": {"agent1": 6},
+        "agent_all_execution_time": {"agent1": 20},
+        "agent_waiting_time": {"agent1": 0},
+        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
+        "t_max": 80,
+        "d_max": 60,
+        "method": "solver",
+    }
+    (tmp_path / "a.json").write_text(json.dumps({**base, "time": 30, "lower_bound": 20}))
+    (tmp_path / "b.json").write_text(json.dumps({**base, "time": 24, "lower_bound": 12}))
+    (tmp_path / "c.json").write_text(json.dumps({**base, "time": 40, "done": False, "lower_bound": 10}))
+    md = report(str(tmp_path))
+    assert md.returncode == 0, md.stderr
+    assert "OCT/LB (x bound)" in md.stdout
+    assert "1.75" in md.stdout  # mean of 30/20 and 24/12; the failure is left out
+    csv = report(str(tmp_path), "--format", "csv").stdout.splitlines()
+    header = csv[0].split(",")
+    assert "OCT/LB" in header and "OCT/LB_n" in header
+    rows = json.loads(report(str(tmp_path), "--format", "json").stdout)
+    assert rows[-1]["metrics"]["OCT/LB"]["value"] == 1.75 and rows[-1]["metrics"]["OCT/LB"]["n"] == 2
+    # without a recorded bound and no level to compute one, the column stays empty
+    (tmp_path / "d.json").write_text(json.dumps({**base, "time": 50, "level": str(level), "method": "x"}))
+    (tmp_path / "e.json").write_text(json.dumps({**base, "time": 50, "method": "y"}))
+    rows = {r["run"]: r for r in json.loads(report(str(tmp_path), "--format", "json").stdout)}
+    named = lower_bound(load_level(level)).value
+    assert rows["x"]["metrics"]["OCT/LB"]["value"] == pytest.approx(50 / named, abs=1e-4)
+    assert rows["y"]["metrics"]["OCT/LB"]["value"] is None
