@@ -68,3 +68,42 @@ def test_a_recorded_bound_is_used_and_shown_in_every_format(tmp_path):
     named = lower_bound(load_level(level)).value
     assert rows["x"]["metrics"]["OCT/LB"]["value"] == pytest.approx(50 / named, abs=1e-4)
     assert rows["y"]["metrics"]["OCT/LB"]["value"] is None
+
+
+def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypatch):
+    import pygame
+    from test_play import Driver, serve_first_salad, tutorial
+
+    from game.engine import parse_plan
+    from game.planners.solver import solve
+    from game.replay import load_replay, save_replay
+    from game.ui import store
+    from game.ui.screens.play import PlayScreen
+    from game.ui.screens.replay import ReplayScreen
+
+    monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "data"))
+    monkeypatch.setenv(store.ENV_REPLAYS, str(tmp_path / "replays"))
+    level = tutorial(1)
+    bound = lower_bound(level).value
+    d = Driver(lambda: PlayScreen(level, size=(1440, 900)))
+    serve_first_salad(d)
+    rows = dict(d.screen.card.rows)
+    oct_ = d.screen.editor.result.time
+    assert rows["Lower bound"].startswith(f"{bound}   ") and f"{oct_ / bound:.2f}" in rows["Lower bound"]
+    # the viewer: a human replay gets the bound computed, a planner replay shows its own
+    human = ReplayScreen(load_replay(d.screen.card.replay))
+    assert human.metrics.result["lower_bound"] == bound
+    sol = solve(level, time_limit=0.1, record=True)
+    path = save_replay(
+        tmp_path / "solver.json",
+        level,
+        parse_plan(sol.plan, level.agent_names),
+        sol.result,
+        {"kind": "solver", "lower_bound": 3},
+    )
+    planner = ReplayScreen(load_replay(path))
+    assert planner.metrics.result["lower_bound"] == 3
+    surface = pygame.Surface((420, 400))
+    before = pygame.image.tobytes(surface, "RGB")
+    planner.metrics.draw(surface, surface.get_rect())
+    assert pygame.image.tobytes(surface, "RGB") != before

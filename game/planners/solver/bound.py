@@ -46,6 +46,15 @@ class Bound:
         return f"{self.value} ({', '.join(f'{k} {v}' for k, v in self.terms.items())})"
 
 
+def known_bound(level: Level, rules: str | None = None) -> int | None:
+    """The lower bound as a number to show beside an OCT, or None when there is none."""
+    try:
+        b = lower_bound(level, rules)
+    except (KeyError, ValueError):  # a level the bound cannot read: show nothing, never fail
+        return None
+    return b.value if b.finite and b.value > 0 else None
+
+
 class Carry:
     """Distances an item can be carried: BFS over floor tiles plus, when there are several agents
     to hand it over, one node per holding station joining the tiles around it."""

@@ -169,6 +169,8 @@ class MetricsPanel:
         line = f"OCT {num(oct_)}    T_max {num(tmax)}    D_max {num(r.get('d_max', 0))}"
         if r.get("done") and tmax:
             line += f"    nOCT {100 * oct_ / tmax:.1f}"
+        if r.get("lower_bound"):
+            line += f"    bound {num(r['lower_bound'])}"
         blit_text(img, line, (6, y), 16, P.TEXT)
         y += 22
         y = self._legend(img, y)

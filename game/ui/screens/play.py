@@ -119,6 +119,13 @@ def module_available(name: str) -> bool:
     return spec is not None and spec.origin is not None
 
 
+def _bound_text(level: Level, oct_: float, rules: str | None) -> str:
+    from game.planners.solver.bound import known_bound
+
+    b = known_bound(level, rules)
+    return f"{b}   (no plan is faster; OCT / bound {oct_ / b:.2f})" if b else "-"
+
+
 def solver_available() -> bool:
     return module_available("game.planners.solver")
 
@@ -434,6 +441,7 @@ class PlayScreen:
                 "nOCT",
                 f"{100 * r.time / r.t_max:.1f}   (OCT / T_max x 100, T_max = {r.t_max})" if r.t_max else "-",
             ),
+            ("Lower bound", _bound_text(self.level, r.time, self.editor.rules)),
             ("Moving (MD)", ", ".join(f"{a} {panels.fmt(r.md[a])}" for a in names)),
             ("Utilisation (AU)", ", ".join(f"{a} {r.au[a]:.0%}" for a in names)),
             ("Your best here", mine),

@@ -291,7 +291,7 @@ class ReplayScreen(TimelineScreen):
         self.renderer = KitchenRenderer(level, 48)
         err = error_time(result)
         self.gantt = Gantt(tl, agents, stop=err)
-        self.metrics = MetricsPanel(result, agents)
+        self.metrics = MetricsPanel({**result, "lower_bound": _bound(replay)}, agents)
         self.queues = QueuePanel(replay.plan, tl, agents, result.get("error_detail"))
         super().__init__(tl.end, tl.times, run_markers(result), err, back)
 
@@ -405,3 +405,13 @@ class ReplayScreen(TimelineScreen):
             if pos is not None:
                 return describe_tile(self.replay.level, state, pos, t)
         return self.marker_tooltip()
+
+
+def _bound(replay: Replay) -> int | None:
+    """The lower bound on the level's OCT: the planner's own when it made the run, else computed."""
+    recorded = replay.source.get("lower_bound")
+    if isinstance(recorded, int) and recorded > 0:
+        return recorded
+    from game.planners.solver.bound import known_bound
+
+    return known_bound(replay.level, replay.rules)
