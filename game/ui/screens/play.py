@@ -123,7 +123,7 @@ def _bound_text(level: Level, oct_: float, rules: str | None) -> str:
     from game.planners.solver.bound import known_bound
 
     b = known_bound(level, rules)
-    return f"{b}   (no plan is faster; OCT / bound {oct_ / b:.2f})" if b else "-"
+    return f"{b}   (no plan can finish sooner; OCT / bound {oct_ / b:.2f})" if b else "-"
 
 
 def solver_available() -> bool:
