@@ -180,3 +180,25 @@ def test_bound_equals_the_optimum_where_exhaustive_search_finds_it():
     rows, stations, order, depth, bound, _ = TINY[1]
     level = kitchen(rows, stations, (order,))
     assert optimum(level, depth) == bound == lower_bound(level, routes=True).value
+
+
+def test_cli_route_bound_is_at_least_the_plain_bound():
+    import subprocess
+    import sys
+
+    level = ROOT / "levels" / "tutorial" / "02_chopping.yaml"
+
+    def bound(*extra: str) -> dict:
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "solve", str(level), "--bound", "--json", *extra],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    plain, routed = bound(), bound("--route-bound")
+    assert "routes" in routed["terms"] and "routes" not in plain["terms"]
+    assert routed["lower_bound"] >= plain["lower_bound"]
+    assert routed["lower_bound"] <= solve(load_level(level), time_limit=0.2).oct

@@ -36,6 +36,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--bound", action="store_true", help="only compute and print the lower bound")
     p.add_argument(
+        "--route-bound",
+        action="store_true",
+        help="tighten the bound with the agents' routes (a CP-SAT relaxation; about a second more "
+        "per level, on levels small enough for it)",
+    )
+    p.add_argument(
         "--suite",
         metavar="NAME",
         help="solve every level of a suite (or a folder of "
@@ -67,14 +73,14 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.bound:
-        b = lower_bound(level, args.rules)
+        b = lower_bound(level, args.rules, args.route_bound)
         if args.json:
             print(json.dumps({"lower_bound": b.value if b.finite else None, "terms": b.terms}))
         else:
             print(f"lower bound on OCT: {b.describe()}")
         return 0
     report = None if args.json or args.no_progress else progress_printer()
-    sol = solve(level, args.rules, args.time_limit, bool(args.replay), args.jobs, report)
+    sol = solve(level, args.rules, args.time_limit, bool(args.replay), args.jobs, report, args.route_bound)
     if args.out and sol.done:
         write_json(Path(args.out), sol.plan)
     if args.replay and sol.done:
@@ -174,6 +180,7 @@ def run_suite(args: argparse.Namespace) -> int:
         "suite": args.suite,
         "rules": args.rules,
         "time_limit": args.time_limit,
+        "route_bound": args.route_bound,
     }
     clash = check_run_folder(out, settings)
     if clash:
@@ -181,7 +188,16 @@ def run_suite(args: argparse.Namespace) -> int:
         return 2
     todo = [t for t in tasks if not finished(out / RESULTS / f"{file_stem(t.id)}.json")]
     jobs = [
-        (t.id, t.source, t.level.to_dict(), args.rules, args.time_limit, str(out), file_stem(t.id))
+        (
+            t.id,
+            t.source,
+            t.level.to_dict(),
+            args.rules,
+            args.time_limit,
+            str(out),
+            file_stem(t.id),
+            args.route_bound,
+        )
         for t in todo
     ]
     bar = tqdm(
@@ -263,9 +279,9 @@ def save_solution(job: tuple) -> tuple[str, bool, str]:
     from game.levels.task import task_info
     from game.replay import save_replay
 
-    task_id, src, level_data, rules, time_limit, out, stem = job
+    task_id, src, level_data, rules, time_limit, out, stem, routes = job
     level = Level.from_dict(level_data)
-    sol = solve(level, rules, time_limit, record=True)
+    sol = solve(level, rules, time_limit, record=True, routes=routes)
     out_dir = Path(out)
     replay = save_replay(
         out_dir / REPLAYS / f"{stem}.json", level, _parsed(sol), sol.result, source(sol, time_limit)

@@ -128,6 +128,7 @@ class Planner:
         jobs: int = 1,
         seed_offset: int = 0,
         bound: Bound | None = None,
+        routes: bool = False,
     ):
         self.level = level
         self.rules = get_rules(rules or level.rules).name
@@ -136,7 +137,7 @@ class Planner:
         self.jobs = max(1, jobs)
         self.seed_offset = seed_offset
         self.start = time.monotonic()
-        self.bound = bound if bound is not None else lower_bound(level, self.rules)
+        self.bound = bound if bound is not None else lower_bound(level, self.rules, routes)
         self.best: tuple | None = None  # (time, cost, plan, predicted)
         self.used = 0
         self.budget = 0
@@ -258,12 +259,13 @@ def solve(
     record: bool = False,
     jobs: int = 1,
     progress: Callable[[Progress], bool | None] | None = None,
+    routes: bool = False,
 ) -> Solution:
     """Plan the level. The returned plan has been run by the engine; `done` says whether it
     serves every order (False only when no plan was found: `note` says why). `progress` is
     called with each `Progress`; returning False stops the search (the best plan so far is
-    returned)."""
-    run = Planner(level, rules, time_limit, record, jobs)
+    returned). `routes` adds the routing relaxation to the bound (about a second more)."""
+    run = Planner(level, rules, time_limit, record, jobs, routes=routes)
     for p in run.steps():
         if progress is not None and progress(p) is False:
             break
