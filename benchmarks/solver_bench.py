@@ -187,6 +187,7 @@ def main() -> int:
     p.add_argument("--anytime", type=float, default=0, metavar="K", help="also solve at K x the limit")
     p.add_argument("--routes", action="store_true", help="add the routing relaxation to the bound")
     p.add_argument("--orders", type=int, help="only tasks with this many orders")
+    p.add_argument("--rules", choices=RULES, help="only this rule set")
     args = p.parse_args()
     parts = args.only or ["human", "paracook", "suite"]
     jobs: list[tuple] = []
@@ -205,6 +206,8 @@ def main() -> int:
     jobs = [j + (args.anytime, args.routes) for j in jobs]
     if args.orders:
         jobs = [j for j in jobs if j[1].endswith(f"orders_num_{args.orders}")]
+    if args.rules:
+        jobs = [j for j in jobs if j[4] == args.rules]
     from tqdm import tqdm
 
     rows = []
