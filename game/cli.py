@@ -35,8 +35,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and _command_name(path) != only:
             continue
         module = importlib.import_module(path)
-        text = module.HELP.replace("%", "%%")  # argparse formats help strings
-        p = sub.add_parser(module.NAME, help=text, description=text)
+        # argparse %-formats a subcommand's help line, but not a description without %(prog)s
+        p = sub.add_parser(module.NAME, help=module.HELP.replace("%", "%%"), description=module.HELP)
         module.add_arguments(p)
         p.set_defaults(handler=module.run)
     return parser

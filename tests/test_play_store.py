@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import human_cases
+from conftest import human_cases, need_paracook
 from test_editor import cook_salad, salad_level
 
 from game.engine import Action, simulate
@@ -104,10 +104,8 @@ def test_replay_and_export_of_a_finished_plan(data_home):
 
 
 def test_human_time_for_human_study_kitchens():
-    cases = human_cases()
-    if not cases:
-        pytest.skip("../shared/paracook is not here")
-    f, map_path, orders = cases[0]
+    need_paracook()
+    f, map_path, orders = human_cases()[0]
     level = load_level(map_path, orders)
     assert store.human_time(level) == json.loads(f.read_text())["time"]
     assert store.human_time(salad_level()) is None

@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 from game.planners.abstract import AbstractError, find_task_files, load_task, optimum, table
-from game.planners.llm.abstract_run import ABSTRACT_METHODS, AbstractRun, read_records
-from game.planners.llm.runner import RunError, open_run_folder
+from game.planners.llm import ABSTRACT_METHODS
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
 
@@ -41,6 +40,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here so that `abstract --help` does not load openai
+    from game.planners.llm.abstract_run import AbstractRun, read_records
+    from game.planners.llm.runner import RunError, open_run_folder
+
     if args.agents < 1 or args.attempts < 1 or args.concurrency < 1:
         print("abstract: --agents, --attempts and --concurrency must be at least 1", file=sys.stderr)
         return 2

@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from game.planners.llm.client import ChatClient, RetryPolicy
-from game.planners.llm.log import RunLog
+if TYPE_CHECKING:  # the client pulls in openai: imported when a command runs, not for --help
+    from game.planners.llm.client import ChatClient
 
 
 def add_endpoint_arguments(p: argparse.ArgumentParser) -> None:
@@ -44,6 +45,9 @@ def missing_key(args: argparse.Namespace, prog: str) -> str | None:
 
 
 def make_client(args: argparse.Namespace, log_path: Path) -> ChatClient:
+    from game.planners.llm.client import ChatClient, RetryPolicy
+    from game.planners.llm.log import RunLog
+
     """The chat client the endpoint options describe, logging to `log_path`."""
     return ChatClient(
         args.model,

@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 
 from game.planners.llm import METHODS
-from game.planners.llm.runner import LevelRun, RunError, log_name, open_run_folder
-from game.planners.llm.tasks import TaskError, resolve_levels, shard
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
 
@@ -46,6 +44,10 @@ def default_out(model: str, method: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
+    # imported here so that `llm --help` does not load openai
+    from game.planners.llm.runner import LevelRun, RunError, log_name, open_run_folder
+    from game.planners.llm.tasks import TaskError, resolve_levels, shard
+
     if args.attempts < 1 or args.concurrency < 1:
         print("llm: --attempts and --concurrency must be at least 1", file=sys.stderr)
         return 2

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
 from game.report.files import ResultError, load_runs
 from game.report.metrics import FORMATS, GROUPINGS, report_rows
 
+PLOT_EXTRA = 'pip install -e ".[plot]"'
 NAME = "report"
 HELP = "Score result files (SR, PR, pOCT, nOCT, pMD, AU with 95% intervals)."
 
@@ -21,6 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plot and importlib.util.find_spec("matplotlib") is None:
+        print(f"report: --plot needs matplotlib: {PLOT_EXTRA}", file=sys.stderr)
+        return 2
     try:
         runs, skipped = load_runs([Path(p) for p in args.results])
     except ResultError as e:
@@ -37,11 +42,8 @@ def run(args: argparse.Namespace) -> int:
     rows = report_rows(runs, args.by)
     sys.stdout.write(FORMATS[args.format](rows))
     if args.plot:
-        try:
-            from game.report.plot import plot_rows
-        except ImportError:
-            print("error: --plot needs matplotlib: pip install 'paracook-kitchen[plot]'", file=sys.stderr)
-            return 2
+        from game.report.plot import plot_rows
+
         plot_rows(rows, Path(args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0

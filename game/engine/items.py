@@ -45,7 +45,7 @@ class DirtyPlate:
 
 
 class Container:
-    """A plate, pan or pot. Pans and pots carry the cooking counters of RULES.md."""
+    """A plate, pan or pot. Pans and pots carry the cooking counters of docs/rules.md."""
 
     __slots__ = ("kind", "contents", "processed", "required", "stamp", "cooking", "cooked_at")
 

@@ -1,4 +1,4 @@
-"""The mutable kitchen during a run, and what Interact and Process do to it (RULES.md)."""
+"""The mutable kitchen during a run, and what Interact and Process do to it (docs/rules.md)."""
 
 from __future__ import annotations
 

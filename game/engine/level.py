@@ -9,7 +9,7 @@ from typing import Any
 
 Pos = tuple[int, int]
 
-# A station's kind is the first of these its name contains (RULES.md).
+# A station's kind is the first of these its name contains (docs/rules.md).
 STATION_KINDS = (
     "table",
     "dispenser",

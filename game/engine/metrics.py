@@ -1,4 +1,4 @@
-"""Per-task bounds and per-agent measures of RULES.md (T_max, D_max, MD, AU)."""
+"""Per-task bounds and per-agent measures of docs/rules.md (T_max, D_max, MD, AU)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The event-driven run of a plan in a level (RULES.md, "Time and order of events")."""
+"""The event-driven run of a plan in a level (docs/rules.md, "Time")."""
 
 from __future__ import annotations
 

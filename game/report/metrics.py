@@ -1,4 +1,4 @@
-"""The benchmark's metrics (RULES.md "Metrics") with 95% confidence intervals, and their tables.
+"""The benchmark's metrics (docs/rules.md "Metrics") with 95% confidence intervals, and their tables.
 
 Pure functions over `Run`s (one result of one task); reading result files is files.py.
 SR = successes / tasks; PR = mean progress (share of the order's work done when the run stopped;

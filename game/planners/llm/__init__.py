@@ -6,3 +6,4 @@
 """
 
 METHODS = ("io", "cot", "plag", "msreact")
+ABSTRACT_METHODS = ("io", "cot")  # for abstract scheduling tasks

@@ -17,7 +17,6 @@ from .prompts import fill
 from .runner import Tally, finished, run_jobs, write_json_atomic
 from .tasks import file_stem
 
-ABSTRACT_METHODS = ("io", "cot")
 RESULTS = "abstract"
 
 

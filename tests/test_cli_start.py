@@ -1,0 +1,71 @@
+"""The CLI starts on a base install: every --help works, fast, and optional extras are named."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+
+import pytest
+from conftest import ROOT
+
+from game.cli import COMMANDS, main
+from game.commands import report
+
+NAMES = [path.rsplit(".", 1)[1] for path in COMMANDS]
+
+
+def _help(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+
+
+def test_top_level_help_lists_every_command():
+    out = _help()
+    assert out.returncode == 0 and out.stderr == ""
+    for name in NAMES:
+        assert f"    {name}" in out.stdout
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_command_help_starts_cleanly(name):
+    out = _help(name)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(f"usage: main.py {name}")
+    assert "Traceback" not in out.stderr and "%%" not in out.stdout
+
+
+@pytest.mark.parametrize("name", ["llm", "abstract", "run", "report"])
+def test_help_does_not_load_heavy_modules(name):
+    """openai and pygame are loaded by the commands that use them, not to print help."""
+    code = (
+        "import sys; from game.cli import main\n"
+        f"try: main([{name!r}, '--help'])\n"
+        "except SystemExit: pass\n"
+        "print(sorted(m for m in ('openai', 'pygame', 'ortools') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_plot_without_matplotlib_names_the_extra(monkeypatch, capsys, tmp_path):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a)
+    )
+    args = argparse.Namespace(results=[str(tmp_path)], by="difficulty", format="md", plot="x.png")
+    assert report.run(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == 'report: --plot needs matplotlib: pip install -e ".[plot]"'
+
+
+def test_unknown_command_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["cook"])
+    assert e.value.code == 2 and "invalid choice" in capsys.readouterr().err
