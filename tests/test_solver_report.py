@@ -9,6 +9,8 @@ from statistics import fmean
 
 import pytest
 from conftest import ROOT, human_cases
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from game.levels import load_level
 from game.planners.solver import lower_bound
@@ -107,3 +109,38 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
     before = pygame.image.tobytes(surface, "RGB")
     planner.metrics.draw(surface, surface.get_rect())
     assert pygame.image.tobytes(surface, "RGB") != before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(value=float("inf"))
+@example(value=float("nan"))
+@example(value=True)
+@given(
+    value=st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 100),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=5),
+        st.lists(st.integers(), max_size=2),
+    )
+)
+def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number(tmp_path, value):
+    record = {
+        "done": True,
+        "time": 30,
+        "agent_moving_time": {"agent1": 6},
+        "agent_all_execution_time": {"agent1": 20},
+        "agent_waiting_time": {"agent1": 0},
+        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
+        "t_max": 80,
+        "d_max": 60,
+        "lower_bound": value,
+    }
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    (run,), _ = load_runs([path])
+    usable = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < float("inf")
+    assert run.bound == (float(value) if usable else None)
+    (row,) = [r for r in report_rows([run]) if r.group == "all"]
+    assert row.metrics["OCT/LB"].n == (1 if usable else 0)

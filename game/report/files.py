@@ -258,7 +258,7 @@ def bound_of(data: dict[str, Any], path: Path, task: dict[str, Any], level: Leve
     """The lower bound on the task's OCT: the one a planner result records, else computed for its
     level (a replay's own, the ParaCook kitchen, or the file its "level" field names)."""
     recorded = data.get("lower_bound")
-    if isinstance(recorded, int | float) and not isinstance(recorded, bool) and recorded > 0:
+    if isinstance(recorded, int | float) and not isinstance(recorded, bool) and 0 < recorded < float("inf"):
         return float(recorded)
     if level is None:
         level = paracook_level_of(path, str(task.get("id", ""))) or _named_level(data.get("level"))
