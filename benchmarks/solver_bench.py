@@ -3,6 +3,8 @@
     python benchmarks/solver_bench.py                      # everything, 10 s per task, 2 jobs
     python benchmarks/solver_bench.py --only human --time-limit 5
     python benchmarks/solver_bench.py --only suite --out bench.json
+    python benchmarks/solver_bench.py --only human --anytime 4     # also at 4 x the limit
+    python benchmarks/solver_bench.py --only suite --orders 1 --routes   # the routing bound too
 
 Parts:
 - paracook: the 360 benchmark tasks of ../shared/paracook (6 categories x 5 seeds x 1-3 agents
@@ -10,12 +12,17 @@ Parts:
 - human: the 24 tasks of the human study; total OCT against the humans' 1,693 and the number of
   tasks where the planner is at most as slow as the human.
 - suite: the project's level suite (levels/suite), under both rule sets.
+
+Every part reports mean OCT / lower bound, over all tasks and over one-order tasks; `--anytime K`
+solves each task again at K x the limit and counts the tasks where the longer run is worse (the
+planner is anytime, so this must be 0); `--routes` adds the routing relaxation to the bound.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import sys
 import time
@@ -24,7 +31,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-PARACOOK = ROOT.parent / "shared" / "paracook"
+PARACOOK = Path(os.environ.get("PARACOOK_DIR") or ROOT.parent / "shared" / "paracook")
 RULES = ("paracook", "documented")
 
 
@@ -91,24 +98,48 @@ def suite_jobs(time_limit: float) -> list[tuple]:
 
 def run_job(job: tuple) -> dict:
     from game.levels import load_level
-    from game.planners.solver import solve
+    from game.planners.solver import lower_bound, solve
 
-    part, task, path, orders, rules, time_limit, human = job
+    part, task, path, orders, rules, time_limit, human, anytime, routes = job
     level = load_level(path, orders)
     start = time.monotonic()
     sol = solve(level, rules, time_limit)
+    seconds = round(time.monotonic() - start, 2)
+    longer = solve(level, rules, time_limit * anytime).oct if anytime else None
+    bound = sol.bound.value
+    if routes:
+        bound = lower_bound(level, rules, routes=True).value
     return {
         "part": part,
         "task": task,
         "rules": sol.rules,
         "done": sol.done,
         "oct": sol.oct if sol.done else None,
-        "bound": sol.bound.value,
+        "bound": bound,
+        "orders": len(level.orders),
+        "longer": longer,
         "human": human,
-        "seconds": round(time.monotonic() - start, 2),
+        "seconds": seconds,
         "evaluations": sol.evaluations,
         "note": sol.note,
     }
+
+
+def ratio(rows: list[dict], orders: int | None = None) -> str:
+    vals = [r["oct"] / r["bound"] for r in rows if r["done"] and r["bound"] and orders in (None, r["orders"])]
+    return f"{statistics.fmean(vals):.3f}" if vals else "-"
+
+
+def anytime_line(rows: list[dict]) -> list[str]:
+    pairs = [r for r in rows if r.get("longer") is not None and r["done"]]
+    if not pairs:
+        return []
+    worse = [r for r in pairs if r["longer"] > r["oct"]]
+    better = [r for r in pairs if r["longer"] < r["oct"]]
+    return [
+        f"  anytime: {len(worse)}/{len(pairs)} tasks worse with the longer limit, {len(better)} better; "
+        f"total OCT {sum(r['oct'] for r in pairs)} -> {sum(r['longer'] for r in pairs)}"
+    ] + [f"    WORSE: {r['task']} [{r['rules']}] {r['oct']} -> {r['longer']}" for r in worse]
 
 
 def summarise(rows: list[dict]) -> list[str]:
@@ -117,11 +148,10 @@ def summarise(rows: list[dict]) -> list[str]:
         for rules in sorted({r["rules"] for r in rows if r["part"] == part}):
             sel = [r for r in rows if r["part"] == part and r["rules"] == rules]
             ok = [r for r in sel if r["done"]]
-            ratios = [r["oct"] / r["bound"] for r in ok if r["bound"]]
             lines.append(
                 f"{part} [{rules}]: {len(ok)}/{len(sel)} tasks served in full; "
                 f"mean OCT {statistics.fmean(r['oct'] for r in ok):.2f}; "
-                f"mean OCT / lower bound {statistics.fmean(ratios):.3f}; "
+                f"mean OCT / lower bound {ratio(ok)} (one-order tasks {ratio(ok, 1)}); "
                 f"mean time {statistics.fmean(r['seconds'] for r in sel):.1f} s, "
                 f"max {max(r['seconds'] for r in sel):.1f} s"
                 if ok
@@ -130,6 +160,7 @@ def summarise(rows: list[dict]) -> list[str]:
             for r in sel:
                 if not r["done"]:
                     lines.append(f"  NOT SERVED: {r['task']} ({r['note']})")
+            lines += anytime_line(sel)
     hum = [r for r in rows if r["part"] == "human"]
     if hum:
         ok = [r for r in hum if r["done"]]
@@ -139,8 +170,9 @@ def summarise(rows: list[dict]) -> list[str]:
             f"human study: {len(ok)}/{len(hum)} served; planner total OCT {total} "
             f"(mean {total / max(1, len(ok)):.1f}) vs humans {sum(r['human'] for r in hum)}; "
             f"at most the human OCT on {wins}/{len(hum)}; "
-            f"mean OCT / lower bound {statistics.fmean(r['oct'] / r['bound'] for r in ok):.3f}"
+            f"mean OCT / lower bound {ratio(ok)}"
         )
+        lines += anytime_line(hum)
         for r in hum:
             lines.append(f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']}")
     return lines
@@ -152,6 +184,10 @@ def main() -> int:
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--only", choices=("paracook", "human", "suite"), action="append")
     p.add_argument("--out", help="also write every row as JSON")
+    p.add_argument("--anytime", type=float, default=0, metavar="K", help="also solve at K x the limit")
+    p.add_argument("--routes", action="store_true", help="add the routing relaxation to the bound")
+    p.add_argument("--orders", type=int, help="only tasks with this many orders")
+    p.add_argument("--rules", choices=RULES, help="only this rule set")
     args = p.parse_args()
     parts = args.only or ["human", "paracook", "suite"]
     jobs: list[tuple] = []
@@ -167,6 +203,11 @@ def main() -> int:
             jobs += suite_jobs(args.time_limit)
         except ImportError:
             print("note: no level suite in this version; skipping it", file=sys.stderr)
+    jobs = [j + (args.anytime, args.routes) for j in jobs]
+    if args.orders:
+        jobs = [j for j in jobs if j[1].endswith(f"orders_num_{args.orders}")]
+    if args.rules:
+        jobs = [j for j in jobs if j[4] == args.rules]
     from tqdm import tqdm
 
     rows = []

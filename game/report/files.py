@@ -4,7 +4,8 @@ A result is `result.to_dict()` plus "task" (task_info) and source fields (model,
 ParaCook's human results have neither: their task comes from the path
 human/<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json, and T_max / D_max from the matching
 map and orders.json of the same data folder. A result without "progress" gets it by running its
-plan again in its level (a replay's own, the ParaCook kitchen, or the file its "level" field names).
+plan again in its level (a replay's own, the ParaCook kitchen, or the file its "level" field names);
+the lower bound beside OCT (OCT/LB) is the one a planner result records, else computed for that level.
 """
 
 from __future__ import annotations
@@ -278,6 +279,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         order=_mtime(path),
         where=where,
         **talk_of_record(data),
+        bound=bound_of(data, path, task, level),
     )
 
 
@@ -286,6 +288,23 @@ def _mtime(path: Path) -> float:
         return path.stat().st_mtime
     except OSError:
         return 0.0
+
+
+def bound_of(data: dict[str, Any], path: Path, task: dict[str, Any], level: Level | None) -> float | None:
+    """The lower bound on the task's OCT: the one a planner result records, else computed for its
+    level (a replay's own, the ParaCook kitchen, or the file its "level" field names)."""
+    recorded = data.get("lower_bound")
+    if isinstance(recorded, int | float) and not isinstance(recorded, bool) and 0 < recorded < float("inf"):
+        return float(recorded)
+    if level is None:
+        level = paracook_level_of(path, str(task.get("id", ""))) or _named_level(data.get("level"))
+    if level is None:
+        return None
+    from game.planners.solver.bound import lower_bound
+
+    rules = data.get("rules") if data.get("rules") in ("paracook", "documented") else None
+    bound = lower_bound(level, rules)
+    return float(bound.value) if bound.finite and bound.value > 0 else None
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:

@@ -3,7 +3,8 @@
 Pure functions over `Run`s (one result of one task); reading result files is files.py.
 SR = successes / tasks; PR = mean progress (share of the order's work done when the run stopped;
 1 for a success); pOCT = mean over tasks of OCT (success) or T_max (failure); nOCT = mean over
-successes of OCT / T_max; pMD pools (task, agent) entries: moving time on success, D_max / M on
+successes of OCT / T_max; OCT/LB = mean over successes of OCT / the built-in planner's lower bound
+on any plan's OCT (1 is provably optimal); pMD pools (task, agent) entries: moving time on success, D_max / M on
 failure; AU pools the agents of successful tasks: (execution - waiting) / execution.
 """
 
@@ -24,8 +25,16 @@ from game.engine.metrics import utilisation
 
 from .talk import TALK, TALK_NOTE, TALK_UNITS
 
-METRICS = ("SR", "PR", "pOCT", "nOCT", "pMD", "AU")
-UNITS = {"SR": "%", "PR": "%", "pOCT": "time", "nOCT": "% of T_max", "pMD": "tiles", "AU": "%"}
+METRICS = ("SR", "PR", "pOCT", "nOCT", "OCT/LB", "pMD", "AU")
+UNITS = {
+    "SR": "%",
+    "PR": "%",
+    "pOCT": "time",
+    "nOCT": "% of T_max",
+    "OCT/LB": "x bound",
+    "pMD": "tiles",
+    "AU": "%",
+}
 # Where a run's progress came from: its result, a re-simulation of its plan, or neither (a success
 # is counted as 1, which it is by definition; a failure is left out of PR).
 PROGRESS_SOURCES = ("recorded", "simulated", "assumed", "unknown")
@@ -76,6 +85,7 @@ class Run:
 
     messages: float | None = None  # messages the agents sent (0 for one planner; None unknown)
     tokens: float | None = None  # an LLM run's prompt and reply tokens
+    bound: float | None = None  # a lower bound on any plan's OCT for the task; None if unknown
 
     @property
     def agent_count(self) -> int:
@@ -189,6 +199,11 @@ def normalised_oct(runs: list[Run]) -> Estimate:
     return mean_ci([100 * r.time / r.t_max for r in runs if r.done and r.t_max > 0])
 
 
+def bound_ratio(runs: list[Run]) -> Estimate:
+    """Mean OCT / lower bound over the successes whose bound is known (1 = provably optimal)."""
+    return mean_ci([r.time / r.bound for r in runs if r.done and r.bound])
+
+
 def penalised_md(runs: list[Run]) -> Estimate:
     values: list[float] = []
     for r in runs:
@@ -217,6 +232,7 @@ METRIC_FUNCTIONS: dict[str, Callable[[list[Run]], Estimate]] = {
     "PR": progress_rate,
     "pOCT": penalised_oct,
     "nOCT": normalised_oct,
+    "OCT/LB": bound_ratio,
     "pMD": penalised_md,
     "AU": agent_utilisation,
 }

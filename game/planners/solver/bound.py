@@ -46,6 +46,15 @@ class Bound:
         return f"{self.value} ({', '.join(f'{k} {v}' for k, v in self.terms.items())})"
 
 
+def known_bound(level: Level, rules: str | None = None) -> int | None:
+    """The lower bound as a number to show beside an OCT, or None when there is none."""
+    try:
+        b = lower_bound(level, rules)
+    except (KeyError, ValueError):  # a level the bound cannot read: show nothing, never fail
+        return None
+    return b.value if b.finite and b.value > 0 else None
+
+
 class Carry:
     """Distances an item can be carried: BFS over floor tiles plus, when there are several agents
     to hand it over, one node per holding station joining the tiles around it."""
@@ -101,11 +110,21 @@ class Carry:
         return min((da.get(p, INF) for p in self.adjacent[b]), default=INF)
 
 
-def lower_bound(level: Level) -> Bound:
-    """The largest of several relaxations (see the module docstring); 0 with no orders."""
+def lower_bound(level: Level, rules: str | None = None, routes: bool = False) -> Bound:
+    """The largest of several relaxations (see the module docstring); with `routes`, also the
+    agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
+    enough for it. 0 with no orders."""
     if not level.orders:
         return Bound(0)
-    return _Bounder(level).bound()
+    bound = _Bounder(level).bound()
+    if routes and bound.finite:
+        from .route_bound import route_bound
+
+        value = route_bound(level, rules or level.rules)
+        if value is not None:
+            bound.terms["routes"] = value
+            bound.value = max(bound.value, value)
+    return bound
 
 
 class _Bounder:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -11,7 +12,7 @@ from game.engine import Level, Result, get_rules, parse_plan, simulate
 from .bound import Bound, lower_bound
 from .grounding import ground
 from .model import KitchenModel, Unsolvable
-from .search import Search, level_seed
+from .search import Found, Search, level_seed
 from .tasks import build_tasks
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -19,8 +20,11 @@ DEFAULT_TIME_LIMIT = 10.0
 # to spare so that a busy machine still finishes well inside the limit
 DECODE_COST_S = 40e-6
 BUDGET_SHARE = 0.4
-MIN_BUDGET, MAX_BUDGET = 50, 40_000
-VERIFY = 8  # distinct best schedules run through the engine
+MIN_BUDGET, MAX_BUDGET = 50, 5_000_000
+VERIFY = 8  # distinct best schedules run through the engine when no improvement passed it
+# the budget, not the clock, ends a search, so that its plan does not depend on the machine's
+# load; the clock stops it only when a busy machine makes it overrun the limit this many times
+SAFETY = 3
 
 
 @dataclass
@@ -65,61 +69,204 @@ class Solution:
         }
 
 
+@dataclass(frozen=True)
+class Progress:
+    """One report of a running planner: decodes so far, the best OCT the engine has confirmed
+    (None before the first), the lower bound, and the gap between them."""
+
+    evaluations: int
+    budget: int
+    best_oct: float | None
+    bound: int | None
+    seconds: float
+    done: bool = False
+
+    @property
+    def gap(self) -> float | None:
+        if self.best_oct is None or not self.bound:
+            return None
+        return self.best_oct / self.bound - 1
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.done else min(1.0, self.evaluations / max(1, self.budget))
+
+    def describe(self) -> str:
+        best = "none yet" if self.best_oct is None else f"{self.best_oct:g}"
+        gap = "" if self.gap is None else f", gap {self.gap:.1%}"
+        return (
+            f"best OCT {best}, bound {self.bound}{gap} ({self.evaluations} schedules, {self.seconds:.1f} s)"
+        )
+
+
 def budget_for(model: KitchenModel, tasks: int, time_limit: float) -> int:
     size = max(1, tasks * len(model.agent_names))
     n = int(time_limit * BUDGET_SHARE / (DECODE_COST_S * size))
     return max(MIN_BUDGET, min(MAX_BUDGET, n))
 
 
+class Planner:
+    """One planning run, step by step: iterate `steps()` for progress (stop early to cancel),
+    then `solution()` gives the best engine-verified plan found so far.
+
+        run = Planner(level, time_limit=10)
+        for p in run.steps():
+            print(p.describe())
+        sol = run.solution()
+
+    The search is the same sequence of schedules whatever the limit (the limit sets how far it
+    goes), and every schedule better than all before it is run by the engine at once, so a
+    longer limit never returns a worse plan. With `jobs` > 1, that many searches with different
+    seeds run in parallel processes and the best plan wins (ties: the lowest seed)."""
+
+    def __init__(
+        self,
+        level: Level,
+        rules: str | None = None,
+        time_limit: float = DEFAULT_TIME_LIMIT,
+        record: bool = False,
+        jobs: int = 1,
+        seed_offset: int = 0,
+        bound: Bound | None = None,
+        routes: bool = False,
+    ):
+        self.level = level
+        self.rules = get_rules(rules or level.rules).name
+        self.time_limit = time_limit
+        self.record = record
+        self.jobs = max(1, jobs)
+        self.seed_offset = seed_offset
+        self.start = time.monotonic()
+        self.bound = bound if bound is not None else lower_bound(level, self.rules, routes)
+        self.best: tuple | None = None  # (time, cost, plan, predicted)
+        self.used = 0
+        self.budget = 0
+        self.note = ""
+
+    def progress(self, done: bool = False) -> Progress:
+        return Progress(
+            self.used,
+            self.budget,
+            None if self.best is None else self.best[0],
+            self.bound.value if self.bound.finite else None,
+            time.monotonic() - self.start,
+            done,
+        )
+
+    def steps(self) -> Iterator[Progress]:
+        try:
+            model = KitchenModel(self.level, self.rules)
+        except Unsolvable as e:
+            self.note = f"unsolvable: {e}"
+            yield self.progress(done=True)
+            return
+        tasks = build_tasks(model)
+        self.budget = budget_for(model, len(tasks), self.time_limit)
+        if self.jobs > 1:
+            yield from self._parallel(len(tasks))
+        else:
+            search = Search(
+                model,
+                tasks,
+                self.budget,
+                level_seed(model) + self.seed_offset,
+                self.bound.value,
+                deadline=self.start + SAFETY * self.time_limit + 1,
+            )
+            yield from self._search(model, search)
+        yield self.progress(done=True)
+
+    def _search(self, model: KitchenModel, search: Search) -> Iterator[Progress]:
+        checked = 0
+        for used in search.steps():
+            self.used = used
+            for f in search.improved[checked:]:
+                self._verify(model, f)
+            checked = len(search.improved)
+            yield self.progress()
+        self.used = search.used
+        if self.best is None:  # no improvement passed the engine: try the best few left
+            for f in search.best(VERIFY):
+                self._verify(model, f)
+            if self.best is None:
+                self.note = "no schedule passed the engine" if search.pool else "no schedule found"
+
+    def _verify(self, model: KitchenModel, f: Found) -> None:
+        if self.best is not None and f.schedule.makespan >= self.best[0] and f.cost >= self.best[1]:
+            return
+        plan = ground(model.geo, f.schedule.ops, model.agent_names)
+        result = simulate(self.level, parse_plan(plan, self.level.agent_names), self.rules, record=False)
+        if result.done and (self.best is None or (result.time, f.cost) < self.best[:2]):
+            self.best = (result.time, f.cost, plan, f.schedule.makespan)
+
+    def _parallel(self, n_tasks: int) -> Iterator[Progress]:
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        data = self.level.to_dict()
+        args = [
+            (data, self.rules, self.time_limit, self.seed_offset + k, self.bound) for k in range(self.jobs)
+        ]
+        outcomes: dict[int, tuple] = {}
+        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+            futures = {pool.submit(_one_search, *a): k for k, a in enumerate(args)}
+            for fut in as_completed(futures):
+                outcomes[futures[fut]] = fut.result()
+                self.used = sum(o[0] for o in outcomes.values())
+                self._merge(outcomes)
+                yield self.progress()
+        self.budget = self.budget * self.jobs
+
+    def _merge(self, outcomes: dict[int, tuple]) -> None:
+        best = None
+        for k in sorted(outcomes):
+            got = outcomes[k][1]
+            if got is not None and (best is None or got[:2] < best[:2]):
+                best = got
+        self.best = best
+        if best is None:
+            self.note = next((o[2] for o in outcomes.values() if o[2]), "no schedule found")
+
+    def solution(self) -> Solution:
+        level, rules = self.level, self.rules
+        if self.best is None:
+            empty = {name: [] for name in level.agent_names}
+            result = simulate(level, parse_plan(empty, level.agent_names), rules, record=self.record)
+            note = self.note or "stopped before a plan was found"
+            return Solution(level, rules, empty, result, self.bound, self.used, self._seconds(), note)
+        _, _, plan, predicted = self.best
+        result = simulate(level, parse_plan(plan, level.agent_names), rules, record=self.record)
+        return Solution(
+            level, rules, plan, result, self.bound, self.used, self._seconds(), predicted=predicted
+        )
+
+    def _seconds(self) -> float:
+        return time.monotonic() - self.start
+
+
+def _one_search(level_data: dict, rules: str, time_limit: float, seed_offset: int, bound: Bound) -> tuple:
+    """One search of a parallel run, in a worker process: (decodes, best, note)."""
+    level = Level.from_dict(level_data)
+    run = Planner(level, rules, time_limit, seed_offset=seed_offset, bound=bound)
+    for _ in run.steps():
+        pass
+    return run.used, run.best, run.note
+
+
 def solve(
-    level: Level, rules: str | None = None, time_limit: float = DEFAULT_TIME_LIMIT, record: bool = False
+    level: Level,
+    rules: str | None = None,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    record: bool = False,
+    jobs: int = 1,
+    progress: Callable[[Progress], bool | None] | None = None,
+    routes: bool = False,
 ) -> Solution:
     """Plan the level. The returned plan has been run by the engine; `done` says whether it
-    serves every order (False only when no plan was found: `note` says why)."""
-    rules = get_rules(rules or level.rules).name
-    start = time.monotonic()
-    bound = lower_bound(level)
-    empty = {name: [] for name in level.agent_names}
-    try:
-        model = KitchenModel(level, rules)
-    except Unsolvable as e:
-        return _give_up(level, rules, empty, bound, f"unsolvable: {e}", start, record)
-    tasks = build_tasks(model)
-    search = Search(
-        model,
-        tasks,
-        budget_for(model, len(tasks), time_limit),
-        level_seed(model),
-        bound.value,
-        deadline=start + time_limit,
-    )
-    found = search.run()
-    best: tuple | None = None
-    for f in found[:VERIFY]:
-        plan = ground(model.geo, f.schedule.ops, model.agent_names)
-        result = simulate(level, parse_plan(plan, level.agent_names), rules, record=False)
-        if result.done and (best is None or (result.time, f.cost) < (best[1].time, best[2].cost)):
-            best = (plan, result, f)
-    if best is None:
-        note = "no schedule passed the engine" if found else "no schedule found"
-        return _give_up(level, rules, empty, bound, note, start, record, search.used)
-    plan, result, f = best
-    if record:
-        result = simulate(level, parse_plan(plan, level.agent_names), rules, record=True)
-    return Solution(
-        level,
-        rules,
-        plan,
-        result,
-        bound,
-        search.used,
-        time.monotonic() - start,
-        predicted=f.schedule.makespan,
-    )
-
-
-def _give_up(
-    level: Level, rules: str, plan: dict, bound: Bound, note: str, start: float, record: bool, used: int = 0
-) -> Solution:
-    result = simulate(level, parse_plan(plan, level.agent_names), rules, record=record)
-    return Solution(level, rules, plan, result, bound, used, time.monotonic() - start, note)
+    serves every order (False only when no plan was found: `note` says why). `progress` is
+    called with each `Progress`; returning False stops the search (the best plan so far is
+    returned). `routes` adds the routing relaxation to the bound (about a second more)."""
+    run = Planner(level, rules, time_limit, record, jobs, routes=routes)
+    for p in run.steps():
+        if progress is not None and progress(p) is False:
+            break
+    return run.solution()

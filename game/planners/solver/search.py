@@ -1,7 +1,9 @@
-"""Search over genomes: priority-rule starts, then iterated local search with a fixed budget.
+"""Search over genomes: priority-rule starts, then iterated local search.
 
-Everything random comes from one generator seeded by the level and rule set, and the budget is
-a number of decodes, so the same level and time limit always give the same plan."""
+Everything random comes from one generator seeded by the level and rule set, and the search runs
+in rounds of a fixed number of decodes whatever the budget: a larger budget only runs more of the
+same sequence, so it finds everything a smaller one finds (the planner is anytime), and the same
+level, seed and budget always give the same plan."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .decoder import Decoder
@@ -36,6 +38,9 @@ from .tasks import (
 from .timing import Schedule
 
 BIG = (10**9, 0, 0)
+ROUND = 1500  # decodes per local-search round: fixed, so that longer runs extend shorter ones
+FRESH_ROUNDS = 4  # rounds that start from the best priority rules; later ones kick the best
+YIELD_EVERY = 200  # decodes between two progress reports
 KIND_RANK = {"pan": 0, "pot": 1, "chop": 2, "raw": 3}
 FLIP = {
     DELIVER: STAGE,
@@ -92,6 +97,8 @@ class Search:
         self.deadline = deadline
         self.used = 0
         self.pool: dict[tuple, Found] = {}  # best distinct schedules, by plan signature
+        self.best_cost = BIG
+        self.improved: list[Found] = []  # every schedule better than all before it, in order
 
     # -- evaluating ----------------------------------------------------------------------
     def exhausted(self) -> bool:
@@ -104,6 +111,9 @@ class Search:
         s = self.decoder.decode(g)
         if s is None:
             return BIG, None
+        if s.cost < self.best_cost:
+            self.best_cost = s.cost
+            self.improved.append(Found(g.copy(), s))
         key = tuple(tuple((op.t, op.tile, op.station) for op in ops) for ops in s.ops)
         if key not in self.pool:
             self.pool[key] = Found(g.copy(), s)
@@ -227,31 +237,51 @@ class Search:
 
     # -- the search ------------------------------------------------------------------------
     def run(self) -> list[Found]:
+        for _ in self.steps():
+            pass
+        return self.best(8)
+
+    def steps(self) -> Iterator[int]:
+        """Run the search, yielding the number of decodes so far every so often (and after each
+        improvement), so that a caller can report progress, verify new bests, or stop."""
         starts = []
         for g in self.start_genomes():
             cost, _ = self.evaluate(g)
             starts.append((cost, g))
             if self.optimal(cost):
-                return self.best(8)
+                yield self.used
+                return
+        yield self.used
         starts.sort(key=lambda s: s[0])
         feasible = [s for s in starts if s[0] != BIG] or starts
-        rounds = max(1, min(len(feasible), 4))
-        per_round = max(1, (self.budget - self.used) // rounds)
-        for r in range(rounds):
-            cost, g = feasible[r % len(feasible)]
-            self.local_search(g, cost, self.used + per_round)
-            if self.exhausted() or (self.pool and self.optimal(self.best(1)[0].cost)):
-                break
-        return self.best(8)
+        fresh = min(len(feasible), FRESH_ROUNDS)
+        r = 0
+        while not self.exhausted():
+            if r < fresh:
+                cost, g = feasible[r]
+            else:  # restart from the best found so far, kicked
+                best = self.best(1)
+                base = best[0].genome if best else feasible[r % len(feasible)][1]
+                g = self.mutate(base, 3)
+                cost, _ = self.evaluate(g)
+            yield from self.local_search(g, cost, self.used + ROUND)
+            if self.pool and self.optimal(self.best(1)[0].cost):
+                return
+            r += 1
 
-    def local_search(self, g: Genome, cost: tuple, until: int) -> None:
+    def local_search(self, g: Genome, cost: tuple, until: int) -> Iterator[int]:
         best_g, best_cost = g, cost
         cur_g, cur_cost = g, cost
         stall = 0
         while self.used < until and not self.exhausted():
+            if self.used % YIELD_EVERY == 0:
+                yield self.used
             strength = 1 if stall < 200 else self.rng.randint(2, 4)
             cand = self.mutate(cur_g, strength)
+            before = len(self.improved)
             c, _ = self.evaluate(cand)
+            if len(self.improved) > before:
+                yield self.used
             if c <= cur_cost:
                 if c < cur_cost:
                     stall = 0

@@ -34,8 +34,20 @@ class Card:
     replay: Path | None = None
 
 
+def bound_text(level: Level, oct_: float, rules: str | None) -> str:
+    from game.planners.solver.bound import known_bound
+
+    b = known_bound(level, rules)
+    return f"{b}   (no plan can finish sooner; OCT / bound {oct_ / b:.2f})" if b else "-"
+
+
 def build_card(
-    level: Level, result: Result, replay: Path | None, previous: float | None, planner_known: bool
+    level: Level,
+    result: Result,
+    replay: Path | None,
+    previous: float | None,
+    planner_known: bool,
+    rules: str | None = None,
 ) -> Card:
     r, names = result, level.agent_names
     best = store.best_time(level)
@@ -50,6 +62,7 @@ def build_card(
             "nOCT",
             f"{100 * r.time / r.t_max:.1f}   (OCT / T_max x 100, T_max = {r.t_max})" if r.t_max else "-",
         ),
+        ("Lower bound", bound_text(level, r.time, rules)),
         ("Moving (MD)", ", ".join(f"{a} {panels.fmt(r.md[a])}" for a in names)),
         ("Utilisation (AU)", ", ".join(f"{a} {r.au[a]:.0%}" for a in names)),
         ("Your best here", mine),

@@ -61,7 +61,7 @@ class Results:
 
     def card_for(self, replay: Path | None, previous: float | None) -> Card:
         planner = self.s.options.planner and strong.solver_available()
-        card = build_card(self.s.level, self.s.editor.result, replay, previous, planner)
+        card = build_card(self.s.level, self.s.editor.result, replay, previous, planner, self.s.editor.rules)
         card.rows = [row for row in card.rows if row[0] not in self.s.options.hidden_rows]
         return card
 

@@ -154,7 +154,7 @@ class MetricsPanel:
 
     def height_for(self, width: int) -> int:
         n_orders = len(self.result.get("finished_orders", [])) + len(self.result.get("remaining_orders", []))
-        return 96 + 44 * len(self.agents) + 20 * n_orders + 26
+        return 96 + 44 * len(self.agents) + 20 * n_orders + 26 + 20 * bool(self.result.get("lower_bound"))
 
     def _render(self, size: tuple[int, int]) -> pygame.Surface:
         r = self.result
@@ -171,6 +171,13 @@ class MetricsPanel:
             line += f"    nOCT {100 * oct_ / tmax:.1f}"
         blit_text(img, line, (6, y), 16, P.TEXT)
         y += 22
+        if r.get("lower_bound"):  # no plan of this level can be faster than its lower bound
+            bound = float(r["lower_bound"])
+            line = f"lower bound {num(bound)}" + (
+                f"    OCT / bound {oct_ / bound:.2f}" if r.get("done") else ""
+            )
+            blit_text(img, line, (6, y), 16, P.TEXT_DIM)
+            y += 20
         y = self._legend(img, y)
         for i, agent in enumerate(self.agents):
             y = self._agent_row(img, y, w, i, agent)

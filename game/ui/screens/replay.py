@@ -411,7 +411,7 @@ class ReplayScreen(TimelineScreen):
         self.diagnosis = explain(level, self.story, detail, tl) if result.get("error") and detail else None
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
-        self.metrics = MetricsPanel(result, agents)
+        self.metrics = MetricsPanel({**result, "lower_bound": _bound(replay)}, agents)
         self.queues = QueuePanel(replay.plan, tl, agents, detail)
         self.log = EventLog(self.story, agents, stations)
         self.tab = "events"
@@ -765,3 +765,13 @@ def edit_screen(replay: Replay, label: str, back: Any, t: float, size: tuple[int
     screen = PlayScreen(level, plan, back=back, restore=False, size=size)
     screen.t = t
     return screen
+
+
+def _bound(replay: Replay) -> int | None:
+    """The lower bound on the level's OCT: the planner's own when it made the run, else computed."""
+    recorded = replay.source.get("lower_bound")
+    if isinstance(recorded, int) and recorded > 0:
+        return recorded
+    from game.planners.solver.bound import known_bound
+
+    return known_bound(replay.level, replay.rules)

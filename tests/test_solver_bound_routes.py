@@ -1,0 +1,204 @@
+"""The routing relaxation (`lower_bound(..., routes=True)`) is sound: never above the OCT of a
+plan we have (the human plans, the tutorials' and scenarios' reference plans, the planner's,
+plans slowed down at random), and never above the optimum that exhaustive search finds on tiny
+one-agent, one-order kitchens (equal to it where the kitchen has no shortcut the relaxation
+cannot see)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import human_cases
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kitchens import kitchen
+
+from game.engine import simulate
+from game.levels import load_level
+from game.levels.generator import generate_kitchen, task_level
+from game.levels.suite import CATEGORIES, SuiteTask
+from game.planners.solver import lower_bound, solve
+from game.planners.solver.route_bound import route_bound
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = human_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[str(c[0].relative_to(c[0].parents[3])) for c in CASES])
+def test_route_bound_is_at_most_the_human_oct(case):
+    human, map_file, orders = case
+    level = load_level(map_file, orders)
+    plan = json.loads(human.read_text())["plan"]
+    for rules in ("paracook", "documented"):
+        result = simulate(level, plan, rules, record=False)
+        if result.done:
+            bound = lower_bound(level, rules, routes=True)
+            assert 0 < bound.value <= result.time, (rules, bound.terms)
+
+
+@pytest.mark.parametrize(
+    "folder,key",
+    [("tutorial", None), ("scenarios", "balanced")],
+)
+def test_route_bound_is_at_most_the_reference_plans(folder, key):
+    plans = ROOT / "tests" / "data" / ("tutorial_plans" if folder == "tutorial" else "scenario_plans")
+    checked = 0
+    for path in sorted((ROOT / "levels" / folder).glob("*.yaml")):
+        ref = plans / f"{path.stem}.json"
+        if not ref.exists():
+            continue
+        data = json.loads(ref.read_text())
+        plan = data[key]["plan"] if key else data
+        level = load_level(path)
+        result = simulate(level, plan, record=False)
+        assert result.done, path.name
+        bound = lower_bound(level, routes=True)
+        assert bound.value <= result.time, (path.name, bound.terms)
+        checked += 1
+    assert checked >= 5
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    category=st.sampled_from(CATEGORIES),
+    seed=st.integers(0, 10_000),
+    agents=st.integers(1, 3),
+    orders=st.integers(1, 2),
+    rules=st.sampled_from(["paracook", "documented"]),
+    waits=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 40), st.integers(1, 5)), max_size=4),
+)
+def test_route_bound_is_at_most_planner_and_slowed_plans(category, seed, agents, orders, rules, waits):
+    task = SuiteTask(category, seed, agents, orders)
+    level = task_level(task, generate_kitchen(category, seed))
+    sol = solve(level, rules, time_limit=0.05)
+    assert sol.done, sol.note
+    bound = lower_bound(level, rules, routes=True).value
+    assert bound <= sol.oct
+    plan = {a: list(acts) for a, acts in sol.plan.items()}
+    names = list(plan)
+    for who, where, length in waits:  # a random slower plan: waits slipped in anywhere
+        acts = plan[names[who % len(names)]]
+        acts.insert(where % (len(acts) + 1), {"action": "Wait", "duration": length})
+    slowed = simulate(level, plan, rules, record=False)
+    if slowed.done:
+        assert bound <= slowed.time
+
+
+# -- exhaustive search on tiny kitchens ---------------------------------------------------
+def optimum(level, depth: int) -> float | None:
+    """The least OCT over every one-agent plan of at most `depth` station actions (each walking
+    to the station's only free side and acting at once: with no cooking, waiting never helps)."""
+    stations = [s for s in level.stations if s.kind not in (None, "wall")]
+    sides = {s.name: [p for p in level.neighbours(s.pos) if level.is_floor(p)] for s in stations}
+    steps = []
+    for s in stations:
+        for tile in sides[s.name]:
+            move = {"action": "MoveTo", "target": list(tile)}
+            steps.append([move, {"action": "Interact", "target": s.name}])
+            if s.kind in ("chopping_board", "sink"):
+                steps.append([move, {"action": "Process", "target": s.name}])
+    best: list[float | None] = [None]
+    name = level.agent_names[0]
+
+    def dfs(plan: list, left: int) -> None:
+        result = simulate(level, {name: plan}, record=False)
+        if result.error:
+            return
+        if result.done:
+            if best[0] is None or result.time < best[0]:
+                best[0] = result.time
+            return
+        if left == 0 or (best[0] is not None and result.time >= best[0]):
+            return
+        for step in steps:
+            dfs(plan + step, left - 1)
+
+    dfs([], depth)
+    return best[0]
+
+
+TINY = [
+    (
+        ["#L.C#", "#1..#", "#P.W#"],
+        {
+            "L": {"name": "dispenser1", "provides": "lettuce"},
+            "C": {"name": "chopping_board1"},
+            "P": {"name": "table1", "item": "plate"},
+            "W": {"name": "serving_window"},
+        },
+        "salad_basic",
+        7,
+        6,  # the relaxation touches the plate before it holds the chopped lettuce: 2 short
+        10,  # the planner picks the dispenser from the tile it stands on: 2 over
+    ),
+    (
+        ["#LCPW#", "#1...#"],
+        {
+            "L": {"name": "dispenser1", "provides": "lettuce"},
+            "C": {"name": "chopping_board1"},
+            "P": {"name": "table1", "item": "plate"},
+            "W": {"name": "serving_window"},
+        },
+        "salad_basic",
+        7,
+        7,
+        7,
+    ),
+    (
+        ["#L#C#", "#1..W", "#P###"],
+        {
+            "L": {"name": "dispenser1", "provides": "lettuce"},
+            "C": {"name": "chopping_board1"},
+            "P": {"name": "table1", "item": "plate"},
+            "W": {"name": "serving_window"},
+        },
+        "salad_basic",
+        7,
+        8,
+        10,
+    ),
+]
+
+
+@pytest.mark.parametrize("rows,stations,order,depth,bound,planned", TINY)
+def test_bound_and_plan_beside_the_exhaustive_optimum_on_tiny_kitchens(
+    rows, stations, order, depth, bound, planned
+):
+    """Where each stands against the true optimum (the figures are what they measure today:
+    a change that tightens the bound or improves the plan updates them)."""
+    level = kitchen(rows, stations, (order,))
+    best = optimum(level, depth)
+    assert best is not None
+    for rules in ("paracook", "documented"):
+        assert route_bound(level, rules) <= lower_bound(level, rules, routes=True).value == bound <= best
+        assert best <= solve(level, rules, time_limit=0.2).oct == planned
+
+
+def test_bound_equals_the_optimum_where_exhaustive_search_finds_it():
+    rows, stations, order, depth, bound, _ = TINY[1]
+    level = kitchen(rows, stations, (order,))
+    assert optimum(level, depth) == bound == lower_bound(level, routes=True).value
+
+
+def test_cli_route_bound_is_at_least_the_plain_bound():
+    import subprocess
+    import sys
+
+    level = ROOT / "levels" / "tutorial" / "02_chopping.yaml"
+
+    def bound(*extra: str) -> dict:
+        out = subprocess.run(
+            [sys.executable, str(ROOT / "main.py"), "solve", str(level), "--bound", "--json", *extra],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)
+
+    plain, routed = bound(), bound("--route-bound")
+    assert "routes" in routed["terms"] and "routes" not in plain["terms"]
+    assert routed["lower_bound"] >= plain["lower_bound"]
+    assert routed["lower_bound"] <= solve(load_level(level), time_limit=0.2).oct

@@ -1,0 +1,146 @@
+"""`report` puts OCT / lower bound beside nOCT: recorded by the planner, or computed per level."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from statistics import fmean
+
+import pytest
+from conftest import ROOT, human_cases
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from game.levels import load_level
+from game.planners.solver import lower_bound
+from game.report.files import load_runs
+from game.report.metrics import report_rows
+
+
+def report(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), "report", *args], capture_output=True, text=True, cwd=ROOT
+    )
+
+
+def test_human_results_are_measured_against_the_bound():
+    cases = human_cases()
+    if not cases:
+        pytest.skip("no ParaCook data")
+    expected = []
+    for human, map_file, orders in cases:
+        level = load_level(map_file, orders)
+        expected.append(json.loads(human.read_text())["time"] / lower_bound(level, "paracook").value)
+    runs, _ = load_runs([cases[0][0].parents[3]])
+    (row,) = [r for r in report_rows(runs, "difficulty") if r.group == "all"]
+    assert row.metrics["OCT/LB"].n == 24
+    assert row.metrics["OCT/LB"].value == pytest.approx(fmean(expected))
+    assert row.metrics["OCT/LB"].value >= 1  # no human beats the bound
+
+
+def test_a_recorded_bound_is_used_and_shown_in_every_format(tmp_path):
+    level = ROOT / "levels" / "tutorial" / "01_first_salad.yaml"
+    base = {
+        "done": True,
+        "agent_moving_time": {"agent1": 6},
+        "agent_all_execution_time": {"agent1": 20},
+        "agent_waiting_time": {"agent1": 0},
+        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
+        "t_max": 80,
+        "d_max": 60,
+        "method": "solver",
+    }
+    (tmp_path / "a.json").write_text(json.dumps({**base, "time": 30, "lower_bound": 20}))
+    (tmp_path / "b.json").write_text(json.dumps({**base, "time": 24, "lower_bound": 12}))
+    (tmp_path / "c.json").write_text(json.dumps({**base, "time": 40, "done": False, "lower_bound": 10}))
+    md = report(str(tmp_path))
+    assert md.returncode == 0, md.stderr
+    assert "OCT/LB (x bound)" in md.stdout
+    assert "1.75" in md.stdout  # mean of 30/20 and 24/12; the failure is left out
+    csv = report(str(tmp_path), "--format", "csv").stdout.splitlines()
+    header = csv[0].split(",")
+    assert "OCT/LB" in header and "OCT/LB_n" in header
+    rows = json.loads(report(str(tmp_path), "--format", "json").stdout)
+    assert rows[-1]["metrics"]["OCT/LB"]["value"] == 1.75 and rows[-1]["metrics"]["OCT/LB"]["n"] == 2
+    # without a recorded bound and no level to compute one, the column stays empty
+    (tmp_path / "d.json").write_text(json.dumps({**base, "time": 50, "level": str(level), "method": "x"}))
+    (tmp_path / "e.json").write_text(json.dumps({**base, "time": 50, "method": "y"}))
+    rows = {r["run"]: r for r in json.loads(report(str(tmp_path), "--format", "json").stdout)}
+    named = lower_bound(load_level(level)).value
+    assert rows["x"]["metrics"]["OCT/LB"]["value"] == pytest.approx(50 / named, abs=1e-4)
+    assert rows["y"]["metrics"]["OCT/LB"]["value"] is None
+
+
+def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypatch):
+    import pygame
+    from test_play import Driver, serve_first_salad, tutorial
+
+    from game.engine import parse_plan
+    from game.planners.solver import solve
+    from game.replay import load_replay, save_replay
+    from game.ui import store
+    from game.ui.screens.play import PlayScreen
+    from game.ui.screens.replay import ReplayScreen
+
+    monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "data"))
+    monkeypatch.setenv(store.ENV_REPLAYS, str(tmp_path / "replays"))
+    level = tutorial(1)
+    bound = lower_bound(level).value
+    d = Driver(lambda: PlayScreen(level, size=(1440, 900)))
+    serve_first_salad(d)
+    rows = dict(d.screen.card.rows)
+    oct_ = d.screen.editor.result.time
+    assert rows["Lower bound"].startswith(f"{bound}   ") and f"{oct_ / bound:.2f}" in rows["Lower bound"]
+    # the viewer: a human replay gets the bound computed, a planner replay shows its own
+    human = ReplayScreen(load_replay(d.screen.card.replay))
+    assert human.metrics.result["lower_bound"] == bound
+    sol = solve(level, time_limit=0.1, record=True)
+    path = save_replay(
+        tmp_path / "solver.json",
+        level,
+        parse_plan(sol.plan, level.agent_names),
+        sol.result,
+        {"kind": "solver", "lower_bound": 3},
+    )
+    planner = ReplayScreen(load_replay(path))
+    assert planner.metrics.result["lower_bound"] == 3
+    surface = pygame.Surface((420, 400))
+    before = pygame.image.tobytes(surface, "RGB")
+    planner.metrics.draw(surface, surface.get_rect())
+    assert pygame.image.tobytes(surface, "RGB") != before
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@example(value=float("inf"))
+@example(value=float("nan"))
+@example(value=True)
+@given(
+    value=st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-5, 100),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=5),
+        st.lists(st.integers(), max_size=2),
+    )
+)
+def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number(tmp_path, value):
+    record = {
+        "done": True,
+        "time": 30,
+        "agent_moving_time": {"agent1": 6},
+        "agent_all_execution_time": {"agent1": 20},
+        "agent_waiting_time": {"agent1": 0},
+        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
+        "t_max": 80,
+        "d_max": 60,
+        "lower_bound": value,
+    }
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    (run,), _ = load_runs([path])
+    usable = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < float("inf")
+    assert run.bound == (float(value) if usable else None)
+    (row,) = [r for r in report_rows([run]) if r.group == "all"]
+    assert row.metrics["OCT/LB"].n == (1 if usable else 0)
