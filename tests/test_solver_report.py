@@ -51,9 +51,11 @@ def test_a_recorded_bound_is_used_and_shown_in_every_format(tmp_path):
         "d_max": 60,
         "method": "solver",
     }
-    (tmp_path / "a.json").write_text(json.dumps({**base, "time": 30, "lower_bound": 20}))
-    (tmp_path / "b.json").write_text(json.dumps({**base, "time": 24, "lower_bound": 12}))
-    (tmp_path / "c.json").write_text(json.dumps({**base, "time": 40, "done": False, "lower_bound": 10}))
+    runs = {"a": (30, True, 20), "b": (24, True, 12), "c": (40, False, 10)}  # three tasks
+    for name, (oct_, done, bound) in runs.items():
+        task = {**base["task"], "id": f"t-{name}"}
+        record = {**base, "task": task, "time": oct_, "done": done, "lower_bound": bound}
+        (tmp_path / f"{name}.json").write_text(json.dumps(record))
     md = report(str(tmp_path))
     assert md.returncode == 0, md.stderr
     assert "OCT/LB (x bound)" in md.stdout
