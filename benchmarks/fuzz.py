@@ -14,6 +14,7 @@ exception the program let out, or a case slower than --slow seconds) and the slo
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import random
 import sys
@@ -201,7 +202,9 @@ def main() -> int:
     )
     p.add_argument("-v", "--verbose", action="store_true", help="print every failure")
     args = p.parse_args()
-    os.environ.setdefault("PARACOOK_KITCHEN_DATA", tempfile.mkdtemp(prefix="fuzz-data-"))
+    scratch = tempfile.TemporaryDirectory(prefix="fuzz-data-")  # removed when the run ends
+    atexit.register(scratch.cleanup)
+    os.environ.setdefault("PARACOOK_KITCHEN_DATA", scratch.name)
     tallies = []
     for name in args.only or SURFACES:
         tally = Tally(name, args.slow * (60 if name == "storms" else 1))  # a storm is 1,500 events

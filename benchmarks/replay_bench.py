@@ -15,6 +15,7 @@ cursor, event log, panels). Goals:
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import random
 import statistics
@@ -26,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame  # noqa: E402
@@ -37,7 +39,7 @@ LIMIT_MS = 5.0
 FRAME_MS = 16.0
 EXPORT_S = 8.0
 ROWS = [
-    "D.B..E..CX",
+    "D.B..E..C#",
     ".........T",
     "D..#......",
     "..1....#..",
@@ -99,17 +101,21 @@ def cycle(dispenser, at_dispenser, board, at_board, trash, at_trash, offset):
 
 
 def long_plan(cycles: int) -> dict:
-    a1 = cycle("dispenser1", (1, 0), "chopping_board1", (2, 1), "trash2", (8, 7), 0.5)
-    a2 = cycle("dispenser2", (5, 1), "chopping_board2", (8, 1), "trash2", (8, 7), 0.25)
-    a3 = cycle("dispenser4", (6, 6), "chopping_board3", (8, 4), "trash2", (8, 7), 0.75)
+    a1 = cycle("dispenser1", (1, 0), "chopping_board1", (2, 1), "trash1", (8, 7), 0.5)
+    a2 = cycle("dispenser2", (5, 1), "chopping_board2", (8, 1), "trash1", (8, 7), 0.25)
+    a3 = cycle("dispenser4", (6, 6), "chopping_board3", (8, 4), "trash1", (8, 7), 0.75)
     return {"agent1": a1 * cycles, "agent2": a2 * cycles, "agent3": a3 * cycles}
+
+
+SCRATCH = tempfile.TemporaryDirectory(prefix="replay-bench-")  # removed when the benchmark ends
+atexit.register(SCRATCH.cleanup)
 
 
 def build(cycles: int):
     level = long_level()
     plan = parse_plan(long_plan(cycles), level.agent_names)
     result = simulate(level, plan)
-    path = Path(tempfile.mkdtemp()) / "long.json"
+    path = Path(SCRATCH.name) / "long.json"
     save_replay(path, level, plan, result, {"kind": "bench"})
     return load_replay(path), result
 
@@ -147,7 +153,7 @@ def export_times(replay) -> dict[str, float]:
 
     speed = replay.timeline.end * 10 / 239  # 240 frames at 10 fps
     out = {}
-    folder = Path(tempfile.mkdtemp())
+    folder = Path(SCRATCH.name)
     for ext in ("mp4", "gif"):
         start = time.perf_counter()
         n = export_replay(replay, folder / f"run.{ext}", fps=10, speed=speed, hold=0, progress=False)
