@@ -165,13 +165,21 @@ class Simulation:
             self.timeline.add_frame(self.now, self.kitchen.snapshot())
 
     # -- the event loop -----------------------------------------------------------------
-    def run(self) -> ErrorDetail | None:
+    def run(self, resume: bool = False) -> ErrorDetail | None:
+        """Run every agent's queue from `now` to the end or the first error.
+
+        `resume`: the kitchen already stands at `now` with that instant's events processed
+        (a copied state being stepped on, as the exact solver does), so the opening tick is
+        skipped: ticking twice at one instant would finish cooking that a real run has not."""
         agents = self.kitchen.agents
         registry: dict[float, list[AgentState]] = {}
         heap: list[float] = []
         order = list(agents)  # time 0: map order
+        tick = not resume
         while True:
-            self.kitchen.tick(self.now)
+            if tick:
+                self.kitchen.tick(self.now)
+            tick = True
             try:
                 for agent in order:
                     self.advance(agent)

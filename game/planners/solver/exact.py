@@ -1,0 +1,628 @@
+"""The least OCT of a one-agent level over all valid plans, proven by search.
+
+    from game.planners.solver.exact import exact_optimum
+    best = exact_optimum(level, "paracook", max_states=200_000)   # Exact, or None if unknown
+    best.oct, best.plan                                            # the plan simulates to best.oct
+
+The search runs the real engine (`Simulation.run(resume=True)` on a kitchen rebuilt from a
+compact state), so every transition follows the rules exactly as `simulate` does, and the plan
+it returns is checked by `simulate` before it is given out.
+
+States: the agent's tile and what it holds, what every station holds (pan and pot counters
+included), dirty plates waiting and due, orders served; the time is the cost. Macro actions:
+walk (shortest path) to a tile beside a station, maybe wait there, then Interact or Process.
+A* on time with an admissible heuristic (`Estimate`), re-opening, and dominance: the same
+state reached later is dropped. A budget of expanded states (and optionally seconds) ends the
+search with "unknown", never with a wrong value.
+
+Why no optimal plan is missed (plans whose Waits are whole numbers, like every other duration):
+1. One agent can only walk, wait, or act at a station from a tile next to it. Between two
+   station actions only where it ends up and when it acts matter, so the walk can be the
+   shortest one and any idle time a wait on the tile it acts from.
+2. The kitchen changes only by the agent's actions and by the engine's tick at each event time:
+   cooking finishes (a pan or pot on a stove reaching its ready time) and dirty plates come
+   back. Every Interact at time t > 0 follows a tick at t. The solver's plans tick at every
+   such change instant (walks and waits are split there), so cooking finishes and plates come
+   back as early as the rules allow; an earlier finish only moves the cookware's stamp earlier,
+   which makes a later batch in the same pan or pot ready earlier, never later.
+3. Between two change instants the kitchen stands still, so an action is never worse done at
+   the earliest moment the agent can: on arrival, or, for what depends on a change (a stove
+   whose food finishes, the plate return), at that change instant. Acting earlier only writes
+   earlier stamps (cooking started, a dish served) and so brings later changes forward.
+4. Making an ingredient no remaining order needs is never useful and is not searched: such an
+   item can only sit somewhere, be moved, or be thrown away. The one exception is a paracook
+   quirk: an extra batch cooked and thrown away "pre-heats" a pan or pot (its counters keep
+   running), which a plan could use to cook a needed batch sooner when it reaches the cookware
+   more than a full cooking time later; plans doing that are outside this search.
+Scenario options that make earlier worse (`burn_after`, `serve_within`) are not supported.
+"""
+
+from __future__ import annotations
+
+import heapq
+import time as clock
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.engine import Level, get_rules, simulate
+from game.engine.items import Container, DirtyPlate, Ingredient, Item
+from game.engine.kitchen import CHOP_TIME
+from game.engine.level import COOKWARE_TIME, default_cookware
+from game.engine.plan import Action
+from game.engine.rules import RuleSet
+from game.engine.simulator import Simulation
+
+from .model import INF, Geometry
+
+DEFAULT_MAX_STATES = 300_000
+HOLDING = ("table", "chopping_board", "dispenser", "stove", "sink")  # stations with a surface
+DIRTY = "dirty"
+AGENT = ""  # an item's place when the agent holds it
+
+
+class Unsupported(ValueError):
+    """The level is outside what the exact search handles (agents, scenario options)."""
+
+
+@dataclass
+class Exact:
+    """A proven optimum: no valid plan serves every order earlier than `oct`."""
+
+    oct: float
+    plan: dict[str, list[dict[str, Any]]]
+    rules: str
+    states: int  # states expanded
+    seconds: float
+
+
+@dataclass
+class Outcome:
+    """How a search ended: optimal (with `exact`), unsolvable (no plan serves the orders) or
+    budget (the state or time budget ran out first: unknown)."""
+
+    status: str
+    exact: Exact | None = None
+    states: int = 0
+    seconds: float = 0.0
+    reason: str = ""
+
+
+# -- compact states ---------------------------------------------------------------------------
+# An item's code: None, DIRTY, (name, state) for an ingredient, or (kind, contents, counters)
+# for a container. A cooking pan or pot's counters are kept as its ready time ("r"), which
+# ticks do not change, so a state waited on keeps its code; under documented rules cookware off
+# a stove keeps its remaining time instead ("p"), because cooking pauses there.
+def encode(item: Item | None, on_stove: bool, pauses: bool) -> Any:
+    if item is None:
+        return None
+    if isinstance(item, Ingredient):
+        return (item.name, item.state)
+    if isinstance(item, DirtyPlate):
+        return DIRTY
+    contents = tuple(sorted((i.name, i.state) for i in item.contents))
+    if not item.is_cookware:
+        return ("plate", contents, ())
+    if item.cooking and item.stamp != 0:
+        if on_stove or not pauses:
+            counters: tuple = ("r", item.stamp + item.required - item.processed, item.required)
+        else:
+            counters = ("p", item.required - item.processed, item.required)
+    else:
+        counters = ("x", item.processed, item.required, item.stamp, item.cooking)
+    return (item.kind, contents, counters)
+
+
+def decode(code: Any, now: float) -> Item | None:
+    if code is None:
+        return None
+    if code == DIRTY:
+        return DirtyPlate()
+    if len(code) == 2:
+        return Ingredient(code[0], code[1])
+    kind, contents, counters = code
+    c = Container(kind)
+    c.contents = [Ingredient(n, s) for n, s in contents]
+    if counters:
+        form = counters[0]
+        if form == "r":  # ready at counters[1]: as if last ticked now
+            c.required, c.stamp, c.cooking = counters[2], now, True
+            c.processed = now + counters[2] - counters[1]
+        elif form == "p":
+            c.required, c.stamp, c.cooking = counters[2], now, True
+            c.processed = counters[2] - counters[1]
+        else:
+            c.processed, c.required, c.stamp, c.cooking = counters[1:]
+    return c
+
+
+@dataclass(frozen=True)
+class State:
+    tile: int
+    held: Any
+    surfaces: tuple  # one code per station of HOLDING kind, in `Stepper.names` order
+    dirty: int  # dirty plates waiting at the plate return
+    pending: tuple  # times dirty plates are due
+    served: int
+
+
+def ready_time(code: Any) -> float | None:
+    """When a cooking pan or pot on a stove finishes (None when it is not cooking)."""
+    if not isinstance(code, tuple) or len(code) != 3 or not code[2]:
+        return None
+    counters = code[2]
+    if counters[0] == "r":
+        return counters[1]
+    if counters[0] == "x" and counters[4]:  # started at t = 0
+        return counters[2] - counters[1]
+    return None
+
+
+class Stepper:
+    """Runs a few actions of the one agent from a compact state, with the engine's own rules."""
+
+    def __init__(self, level: Level, rules: RuleSet, geo: Geometry):
+        self.level = level
+        self.rules = rules
+        self.geo = geo
+        self.agent_name = level.agents[0].name
+        self.sim = Simulation(level, {self.agent_name: ()}, rules, record=False)
+        self.kitchen = self.sim.kitchen
+        self.agent = self.kitchen.agents[0]
+        self.names = [n for n in dict.fromkeys(s.name for s in level.stations) if self.kind(n) in HOLDING]
+        self.slot = {n: i for i, n in enumerate(self.names)}
+        self.on_stove = [self.kind(n) == "stove" for n in self.names]
+        self.stove_slots = [i for i, s in enumerate(self.on_stove) if s]
+        self.plate_return = self.kitchen.plate_return
+        self.pauses = rules.cooking_pauses_off_stove
+
+    def kind(self, name: str) -> str | None:
+        return self.level.station_by_name[name].kind
+
+    def start(self) -> State:
+        k = self.kitchen
+        surfaces = tuple(encode(k.surface[n], s, self.pauses) for n, s in zip(self.names, self.on_stove))
+        tile = self.geo.index[self.agent.pos]
+        return State(tile, None, surfaces, 0, (), 0)
+
+    def step(self, state: State, now: float, actions: tuple[Action, ...]) -> tuple[State, float] | None:
+        """The state after the actions, and its time; None if an action fails."""
+        k, agent, sim = self.kitchen, self.agent, self.sim
+        surface = k.surface
+        for name, code in zip(self.names, state.surfaces):
+            surface[name] = None if code is None else decode(code, now)
+        agent.pos = self.geo.tiles[state.tile]
+        agent.held = decode(state.held, now)
+        if self.plate_return is not None:
+            k.dirty_plates[self.plate_return] = state.dirty
+        k.pending_returns = list(state.pending)
+        k.remaining = list(self.level.orders[state.served :])
+        k.served = []
+        k.in_use.clear()
+        agent.queue, agent.next, agent.current, agent.registered = actions, 0, None, False
+        sim.now = now
+        if sim.run(resume=True) is not None:
+            return None
+        pauses = self.pauses
+        surfaces = tuple(
+            None if (item := surface[n]) is None else encode(item, s, pauses)
+            for n, s in zip(self.names, self.on_stove)
+        )
+        held = encode(agent.held, False, pauses)
+        dirty = k.dirty_plates[self.plate_return] if self.plate_return is not None else 0
+        served = len(self.level.orders) - len(k.remaining)
+        new = State(self.geo.index[agent.pos], held, surfaces, dirty, tuple(k.pending_returns), served)
+        return new, sim.now
+
+
+# -- the heuristic -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NeedSpec:
+    item: str
+    state: str  # raw | chopped | cooked
+    cookware: str | None
+
+
+class Estimate:
+    """A lower bound on the time left until the last order is served: every ingredient still
+    to serve must follow its chain (reach it, board, chop, stove, cook, window) on its own, and
+    the agent must still chop everything not yet chopped, one at a time."""
+
+    def __init__(self, level: Level, geo: Geometry, stepper: Stepper):
+        self.geo = geo
+        self.stepper = stepper
+        book = level.recipe_book
+        self.needs: list[list[NeedSpec]] = []  # needs of orders[served:], per served count
+        for served in range(len(level.orders) + 1):
+            specs = []
+            for order in level.orders[served:]:
+                recipe = book.get(order)
+                if recipe is None:
+                    specs.append(NeedSpec("?", "missing", None))
+                    continue
+                for ing in recipe.ingredients:
+                    cw = (ing.cookware or default_cookware(ing.item)) if ing.state == "cooked" else None
+                    specs.append(NeedSpec(ing.item, ing.state, cw))
+            self.needs.append(specs)
+        self.need_count = [Counter(s.item for s in specs) for specs in self.needs]
+        kinds = {n: s.kind for n, s in level.station_by_name.items()}
+        groups = {
+            "board": [n for n, k in kinds.items() if k == "chopping_board"],
+            "stove": [n for n, k in kinds.items() if k == "stove"],
+            "window": [n for n, k in kinds.items() if k == "serving_window"],
+        }
+        self.dispensers: dict[str, list[str]] = {}
+        for s in level.stations:
+            if s.kind == "dispenser" and s.provides and geo.reachable(s.name):
+                self.dispensers.setdefault(s.provides, []).append(s.name)
+        n = len(geo.tiles)
+        # from each tile / station side to the nearest station of a group
+        self.tile_to = {g: [min((geo.to_station[s][t] for s in names), default=INF) for t in range(n)]
+                        for g, names in groups.items()}
+        self.station_to = {
+            g: {s: min((self.tile_to[g][t] for t in geo.stand[s]), default=INF) for s in geo.stand}
+            for g in groups
+        }
+        self.board_to_stove = min((self.station_to["stove"][b] for b in groups["board"]), default=INF)
+        self.stove_to_window = min((self.station_to["window"][s] for s in groups["stove"]), default=INF)
+        self.board_to_window = min((self.station_to["window"][b] for b in groups["board"]), default=INF)
+        self.stove_names = set(groups["stove"])
+
+    def to(self, group: str, where: str, tile: int) -> int:
+        return self.tile_to[group][tile] if where == AGENT else self.station_to[group][where]
+
+    def reach(self, where: str, tile: int, now: float) -> float:
+        return now if where == AGENT else now + self.geo.to_station[where][tile]
+
+    def value(self, state: State, now: float) -> float:
+        """A time no plan from this state serves its last order before (INF: none can)."""
+        tile = state.tile
+        best = now + self.tile_to["window"][tile]
+        items, cookware = self.inventory(state)
+        chops = Counter()
+        for spec in self.needs[state.served]:
+            if spec.state == "missing":
+                return INF
+            if spec.state == "chopped" or spec.cookware == "pan":
+                chops[spec.item] += 1
+        for item, state_, where, inside in items:
+            if state_ != "raw" and chops.get(item):
+                chops[item] -= 1  # already chopped (or past it): no chop needed for one need
+        ready_lb = {kind: self.cook_bound(cookware, kind, now) for kind in COOKWARE_TIME}
+        for spec in self.needs[state.served]:
+            lb = self.need_bound(spec, items, ready_lb, tile, now)
+            if lb > best:
+                best = lb
+                if best >= INF:
+                    return INF
+        total = sum(chops.values())
+        if total:
+            work = now + self.tile_to["board"][tile] + CHOP_TIME * total + self.board_to_window
+            best = max(best, work)
+        return best
+
+    def inventory(self, state: State) -> tuple[list[tuple], list[tuple]]:
+        """Every ingredient (name, state, where, container code or None) and every pan or pot
+        (code, where)."""
+        items: list[tuple] = []
+        cookware: list[tuple] = []
+        places = [(AGENT, state.held)] + list(zip(self.stepper.names, state.surfaces))
+        for where, code in places:
+            if code is None or code == DIRTY:
+                continue
+            if len(code) == 2:
+                items.append((code[0], code[1], where, None))
+                continue
+            if code[0] != "plate":
+                cookware.append((code, where))
+            for name, st in code[1]:
+                items.append((name, st, where, code))
+        return items, cookware
+
+    def cook_bound(self, cookware: list[tuple], kind: str, now: float):
+        """A function: earliest finish of a batch put into a `kind` at time >= t."""
+        k = COOKWARE_TIME[kind]
+        fresh = False
+        base = INF
+        for code, _ in cookware:
+            if code[0] != kind:
+                continue
+            counters = code[2]
+            if counters[0] == "r":
+                base = min(base, counters[1] + k)
+            elif counters[0] == "p":
+                base = min(base, now + counters[1] + k)
+            elif counters[3] == 0:  # never started (or reset): the batch cooks in full
+                fresh = True
+            else:
+                base = min(base, counters[3] + counters[2] - counters[1] + k)
+        return fresh, base
+
+    def need_bound(self, spec: NeedSpec, items: list[tuple], ready_lb: dict, tile: int, now: float) -> float:
+        best = INF
+        for item, st, where, inside in items:
+            if item != spec.item:
+                continue
+            lb = self.item_bound(spec, st, where, inside, ready_lb, tile, now)
+            if lb < best:
+                best = lb
+        for disp in self.dispensers.get(spec.item, ()):
+            lb = self.item_bound(spec, "raw", disp, None, ready_lb, tile, now)
+            if lb < best:
+                best = lb
+        return best
+
+    def item_bound(self, spec, st, where, inside, ready_lb, tile, now) -> float:
+        reach = self.reach(where, tile, now)
+        in_plate = inside is not None and inside[0] == "plate"
+        in_cookware = inside is not None and not in_plate
+        if st == spec.state:
+            return reach + self.to("window", where, tile)
+        if st == "raw" and not inside and spec.state == "chopped":
+            return reach + self.chop_bound(where, tile) + self.board_to_window
+        if spec.state != "cooked" or in_plate or st == "cooked":
+            return INF  # past it, or on a plate where it can no longer change
+        if in_cookware:
+            ready = ready_time(inside)
+            if ready is None:
+                ready = now if inside[2][0] != "p" else now + inside[2][1]
+            if where in self.stove_names:
+                return max(ready, reach) + self.to("window", where, tile)
+            return max(ready, reach + self.to("stove", where, tile)) + self.stove_to_window
+        fresh, base = ready_lb[spec.cookware]
+        if st == "raw" and spec.cookware == "pan":
+            t = reach + self.chop_bound(where, tile)
+            lead = self.board_to_stove
+        elif (st == "raw" and spec.cookware == "pot") or st == "chopped":
+            t = reach
+            lead = self.to("stove", where, tile)
+        else:
+            return INF
+        cooked = min(t + COOKWARE_TIME[spec.cookware] if fresh else INF, max(t, base))
+        return max(cooked, t + lead) + self.stove_to_window
+
+    def chop_bound(self, where: str, tile: int) -> float:
+        return self.to("board", where, tile) + CHOP_TIME
+
+
+# -- the search ----------------------------------------------------------------------------------
+@dataclass
+class Search:
+    level: Level
+    rules: RuleSet
+    max_states: int
+    time_limit: float | None
+    geo: Geometry = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.geo = Geometry(self.level)
+        self.stepper = Stepper(self.level, self.rules, self.geo)
+        self.estimate = Estimate(self.level, self.geo, self.stepper)
+        self.targets = self._targets()
+        self.signatures = [
+            self.level.recipe_book[o].signature() if o in self.level.recipe_book else None
+            for o in self.level.orders
+        ]
+
+    def _targets(self) -> list[tuple[str, str, tuple[int, ...]]]:
+        """(station, kind, tiles beside it) for every station the agent can use."""
+        out = []
+        for name, tiles in self.geo.stand.items():
+            kind = self.level.station_by_name[name].kind
+            if kind is not None and tiles:
+                out.append((name, kind, tiles))
+        return out
+
+    # -- macros ---------------------------------------------------------------------------------
+    def acts(self, state: State, name: str, kind: str) -> list[str]:
+        """The actions at a station that can succeed from this state (the engine has the last
+        word; this only skips the ones that certainly fail or make what nobody needs)."""
+        held = state.held
+        top = state.surfaces[self.stepper.slot[name]] if name in self.stepper.slot else None
+        out = []
+        if kind in ("table", "chopping_board", "dispenser"):
+            if held is None and top is None:
+                if kind == "dispenser" and self.wanted(state, self.level.station_by_name[name].provides):
+                    out.append("Interact")
+            elif not (is_ingredient(held) and is_ingredient(top)) and not (held == DIRTY and top is not None):
+                out.append("Interact")
+            if kind == "chopping_board" and is_ingredient(top) and top[1] == "raw":
+                out.append("Process")
+        elif kind == "stove":
+            if held is not None or top is not None:
+                out.append("Interact")
+        elif kind == "sink":
+            if (held is None and top is not None and top != DIRTY) or (held == DIRTY and top is None):
+                out.append("Interact")
+            if top == DIRTY:
+                out.append("Process")
+        elif kind == "plate_return":
+            if held is None and (state.dirty or state.pending):
+                out.append("Interact")
+        elif kind == "serving_window":
+            want = self.signatures[state.served] if state.served < len(self.signatures) else None
+            if is_plate(held) and want is not None and tuple(sorted(f"{n}:{s}" for n, s in held[1])) == want:
+                out.append("Interact")
+        elif kind == "trash":
+            if held is not None:
+                out.append("Interact")
+        return out
+
+    def wanted(self, state: State, item: str | None) -> bool:
+        """Is one more `item` needed: fewer exist than the remaining orders use?"""
+        if item is None:
+            return False
+        need = self.estimate.need_count[state.served].get(item, 0)
+        if not need:
+            return False
+        have = sum(1 for i in self.estimate.inventory(state)[0] if i[0] == item)
+        return have < need
+
+    def changes(self, state: State, now: float) -> list[float]:
+        """Instants after now at which something changes by itself."""
+        out = set(state.pending)
+        for i in self.stepper.stove_slots:
+            ready = ready_time(state.surfaces[i])
+            if ready is not None:
+                out.add(ready if ready > now else now + 1)  # overdue: the next tick finishes it
+        return sorted(t for t in out if t > now)
+
+    def macro(self, state: State, now: float, tile: int, when: float, act: str, name: str,
+              changes: list[float]) -> tuple[Action, ...]:
+        """Walk to tile (ticking at each change on the way), wait until `when`, then act."""
+        geo = self.geo
+        d = geo.dist[state.tile][tile]
+        out: list[Action] = []
+        if d:
+            src, dst = geo.tiles[state.tile], geo.tiles[tile]
+            inside = [e for e in changes if now < e < now + d]
+            if inside:
+                path = self.level.path(src, dst)
+                out += [Action("MoveTo", path[int(e - now)]) for e in inside]
+            out.append(Action("MoveTo", dst))
+        at = now + d
+        for e in changes:
+            if at < e < when:
+                out.append(Action("Wait", duration=e - at))
+                at = e
+        if when > at:
+            out.append(Action("Wait", duration=when - at))
+        out.append(Action(act, name))
+        return tuple(out)
+
+    def successors(self, state: State, now: float):
+        changes = self.changes(state, now)
+        for name, kind, tiles in self.targets:
+            acts = self.acts(state, name, kind)
+            if not acts:
+                continue
+            for tile in tiles:
+                arrive = now + self.geo.dist[state.tile][tile]
+                for act in acts:
+                    for when in self.moments(state, name, kind, act, arrive, now):
+                        yield self.macro(state, now, tile, when, act, name, changes)
+
+    def moments(self, state: State, name: str, kind: str, act: str, arrive: float, now: float) -> list[float]:
+        """When to act: on arrival, or at the change the action waits for."""
+        out = [arrive]
+        if act != "Interact":
+            return out
+        if kind == "stove":
+            ready = ready_time(state.surfaces[self.stepper.slot[name]])
+            if ready is not None:
+                ready = max(ready, now + 1)
+                if ready > arrive:
+                    out.append(ready)
+        elif kind == "plate_return" and not state.dirty:
+            due = [p for p in state.pending if p > arrive]
+            if due:
+                out = [min(due)]
+            elif not any(p <= arrive for p in state.pending):
+                out = []
+        return out
+
+    def key(self, state: State, now: float) -> Any:
+        for i in self.stepper.stove_slots:
+            ready = ready_time(state.surfaces[i])
+            if ready is not None and ready <= now:  # finishes at the next tick, whenever it is
+                return (state, now)
+        return state
+
+    # -- A* -----------------------------------------------------------------------------------------
+    def run(self) -> Outcome:
+        started = clock.monotonic()
+        start = self.stepper.start()
+        h0 = self.estimate.value(start, 0)
+        if h0 >= INF:
+            return Outcome("unsolvable", reason="an order needs something the agent cannot reach or make")
+        best: dict[Any, float] = {self.key(start, 0): 0}
+        parents: list[tuple[int, tuple[Action, ...]]] = [(-1, ())]
+        heap = [(h0, 0, 0, 0, start)]
+        expanded = 0
+        orders = len(self.level.orders)
+        while heap:
+            f, _, now, node, state = heapq.heappop(heap)
+            if best.get(self.key(state, now), INF) < now:
+                continue
+            if state.served == orders:
+                return self.finish(node, parents, now, expanded, started)
+            expanded += 1
+            if expanded > self.max_states or (
+                self.time_limit is not None and expanded % 256 == 0 and clock.monotonic() - started > self.time_limit
+            ):
+                return Outcome("budget", states=expanded, seconds=clock.monotonic() - started,
+                               reason=f"stopped after {expanded - 1} states")
+            for actions in self.successors(state, now):
+                stepped = self.stepper.step(state, now, actions)
+                if stepped is None:
+                    continue
+                new, t = stepped
+                key = self.key(new, t)
+                if best.get(key, INF) <= t:
+                    continue
+                h = self.estimate.value(new, t)
+                if h >= INF:
+                    continue
+                best[key] = t
+                parents.append((node, actions))
+                heapq.heappush(heap, (h, -t, t, len(parents) - 1, new))
+        return Outcome("unsolvable", states=expanded, seconds=clock.monotonic() - started,
+                       reason="every reachable state was searched and none serves every order")
+
+    def finish(self, node: int, parents: list, oct_: float, expanded: int, started: float) -> Outcome:
+        actions: list[Action] = []
+        while node > 0:
+            node, step = parents[node]
+            actions[:0] = step
+        plan = {self.stepper.agent_name: [a.to_dict() for a in actions]}
+        result = simulate(self.level, plan, self.rules, record=False)
+        if not (result.done and result.time == oct_):
+            raise AssertionError(
+                f"exact search: the plan found runs to {result.time} (done={result.done}, "
+                f"error={result.error}), not {oct_}"
+            )
+        seconds = clock.monotonic() - started
+        exact = Exact(oct_, plan, self.rules.name, expanded, seconds)
+        return Outcome("optimal", exact, expanded, seconds)
+
+
+def is_ingredient(code: Any) -> bool:
+    return isinstance(code, tuple) and len(code) == 2
+
+
+def is_plate(code: Any) -> bool:
+    return isinstance(code, tuple) and len(code) == 3 and code[0] == "plate"
+
+
+def check_supported(level: Level) -> None:
+    if len(level.agents) != 1:
+        raise Unsupported(f"the exact search is for one agent; this level has {len(level.agents)}")
+    for option in ("burn_after", "serve_within"):
+        if level.options.get(option) is not None:
+            raise Unsupported(f"the exact search does not handle the {option} option")
+
+
+def exact_search(
+    level: Level,
+    rules: str | RuleSet = "paracook",
+    max_states: int = DEFAULT_MAX_STATES,
+    time_limit: float | None = None,
+) -> Outcome:
+    """Search for the least OCT; see Outcome for how it ends. `max_states` (expanded states)
+    keeps the answer deterministic; `time_limit` (seconds) may end it sooner on a slow machine."""
+    check_supported(level)
+    return Search(level, get_rules(rules), max_states, time_limit).run()
+
+
+def exact_optimum(
+    level: Level,
+    rules: str | RuleSet = "paracook",
+    max_states: int = DEFAULT_MAX_STATES,
+    time_limit: float | None = None,
+) -> Exact | None:
+    """The least OCT over every valid plan, with a plan reaching it; None when unknown (the
+    budget ran out) or when no plan serves the orders."""
+    return exact_search(level, rules, max_states, time_limit).exact
+
+
+__all__ = ["DEFAULT_MAX_STATES", "Exact", "Outcome", "Unsupported", "exact_optimum", "exact_search"]
