@@ -186,11 +186,19 @@ class Stepper:
         return State(tile, None, surfaces, 0, (), 0)
 
     def step(self, state: State, now: float, actions: tuple[Action, ...]) -> tuple[State, float] | None:
-        """The state after the actions, and its time; None if an action fails."""
+        """The state after the actions, and its time; None if an action fails. Only the
+        station acted on and the stoves (which tick) can change, so only they are rebuilt."""
         k, agent, sim = self.kitchen, self.agent, self.sim
         surface = k.surface
-        for name, code in zip(self.names, state.surfaces):
-            surface[name] = None if code is None else decode(code, now)
+        touched = list(self.stove_slots)
+        slot = self.slot.get(actions[-1].target)
+        if slot is not None and not self.on_stove[slot]:
+            touched.append(slot)
+        codes = state.surfaces
+        names = self.names
+        for i in touched:
+            code = codes[i]
+            surface[names[i]] = None if code is None else decode(code, now)
         agent.pos = self.geo.tiles[state.tile]
         agent.held = decode(state.held, now)
         if self.plate_return is not None:
@@ -204,14 +212,14 @@ class Stepper:
         if sim.run(resume=True) is not None:
             return None
         pauses = self.pauses
-        surfaces = tuple(
-            None if (item := surface[n]) is None else encode(item, s, pauses)
-            for n, s in zip(self.names, self.on_stove)
-        )
+        new_codes = list(codes)
+        for i in touched:
+            item = surface[names[i]]
+            new_codes[i] = None if item is None else encode(item, self.on_stove[i], pauses)
         held = encode(agent.held, False, pauses)
         dirty = k.dirty_plates[self.plate_return] if self.plate_return is not None else 0
         served = len(self.level.orders) - len(k.remaining)
-        new = State(self.geo.index[agent.pos], held, surfaces, dirty, tuple(k.pending_returns), served)
+        new = State(self.geo.index[agent.pos], held, tuple(new_codes), dirty, tuple(k.pending_returns), served)
         return new, sim.now
 
 
@@ -275,31 +283,56 @@ class Estimate:
         return now if where == AGENT else now + self.geo.to_station[where][tile]
 
     def value(self, state: State, now: float) -> float:
-        """A time no plan from this state serves its last order before (INF: none can)."""
+        """A time no plan from this state serves its last order before (INF: none can).
+
+        Two bounds, the larger wins. Chains: each ingredient still to serve must, on its own,
+        be reached, carried to a board, chopped, carried to a stove, cooked and carried to the
+        window. Hands: with one hand the agent carries one thing at a time and stands still to
+        chop, so its remaining time is at least the walk to its first station, plus every raw
+        ingredient's carry to a board and its chop, plus the longest carry to a stove for pan
+        and for pot food (several may share one trip), plus a plate's carry to the window."""
         tile = state.tile
-        best = now + self.tile_to["window"][tile]
+        specs = self.needs[state.served]
+        window = self.tile_to["window"][tile]
+        if not specs:
+            return now
         items, cookware = self.inventory(state)
-        chops = Counter()
-        for spec in self.needs[state.served]:
+        ready_lb = {kind: self.cook_bound(cookware, kind, now) for kind in COOKWARE_TIME}
+        best = now + window
+        carries = 0
+        to_stove = {"pan": 0, "pot": 0}
+        for spec in specs:
             if spec.state == "missing":
                 return INF
-            if spec.state == "chopped" or spec.cookware == "pan":
-                chops[spec.item] += 1
-        for item, state_, where, inside in items:
-            if state_ != "raw" and chops.get(item):
-                chops[item] -= 1  # already chopped (or past it): no chop needed for one need
-        ready_lb = {kind: self.cook_bound(cookware, kind, now) for kind in COOKWARE_TIME}
-        for spec in self.needs[state.served]:
-            lb = self.need_bound(spec, items, ready_lb, tile, now)
-            if lb > best:
-                best = lb
-                if best >= INF:
-                    return INF
-        total = sum(chops.values())
-        if total:
-            work = now + self.tile_to["board"][tile] + CHOP_TIME * total + self.board_to_window
-            best = max(best, work)
-        return best
+            chain, chop, stove = self.need_bound(spec, items, ready_lb, tile, now)
+            if chain >= INF:
+                return INF
+            best = max(best, chain)
+            carries += chop
+            if spec.cookware:
+                to_stove[spec.cookware] = max(to_stove[spec.cookware], stove)
+        plate = INF
+        first = INF if state.held is None else 0
+        for where, code in self.places(state):
+            if where != AGENT:
+                first = min(first, self.geo.to_station[where][tile])
+            if is_plate(code):
+                plate = min(plate, self.to("window", where, tile))
+        if first:  # empty-handed, the agent can also start at a dispenser or the plate return
+            starts = [d for spec in specs for d in self.dispensers.get(spec.item, ())]
+            if (state.dirty or state.pending) and self.stepper.plate_return in self.geo.stand:
+                starts.append(self.stepper.plate_return)
+            first = min([first] + [self.geo.to_station[d][tile] for d in starts])
+            if first >= INF:
+                first = 0
+        hands = now + first + carries + to_stove["pan"] + to_stove["pot"] + (0 if plate >= INF else plate)
+        return max(best, hands)
+
+    def places(self, state: State):
+        yield AGENT, state.held
+        for where, code in zip(self.stepper.names, state.surfaces):
+            if code is not None:
+                yield where, code
 
     def inventory(self, state: State) -> tuple[list[tuple], list[tuple]]:
         """Every ingredient (name, state, where, container code or None) and every pan or pot
@@ -338,19 +371,32 @@ class Estimate:
                 base = min(base, counters[3] + counters[2] - counters[1] + k)
         return fresh, base
 
-    def need_bound(self, spec: NeedSpec, items: list[tuple], ready_lb: dict, tile: int, now: float) -> float:
-        best = INF
-        for item, st, where, inside in items:
-            if item != spec.item:
-                continue
+    def need_bound(self, spec: NeedSpec, items: list[tuple], ready_lb: dict, tile: int, now: float):
+        """The chain bound of one need and its least carry-and-chop and carry-to-stove parts,
+        each over every item that could become it (one already made, or a new one)."""
+        best = chop = stove = INF
+        candidates = [(st, where, inside) for item, st, where, inside in items if item == spec.item]
+        candidates += [("raw", d, None) for d in self.dispensers.get(spec.item, ())]
+        for st, where, inside in candidates:
             lb = self.item_bound(spec, st, where, inside, ready_lb, tile, now)
-            if lb < best:
-                best = lb
-        for disp in self.dispensers.get(spec.item, ()):
-            lb = self.item_bound(spec, "raw", disp, None, ready_lb, tile, now)
-            if lb < best:
-                best = lb
-        return best
+            if lb >= INF:
+                continue
+            best = min(best, lb)
+            loose_raw = st == "raw" and inside is None
+            needs_chop = loose_raw and (spec.state == "chopped" or spec.cookware == "pan")
+            chop = min(chop, self.chop_bound(where, tile) if needs_chop else 0)
+            if spec.cookware and st != "cooked":
+                on_stove = inside is not None and where in self.stove_names
+                if on_stove:
+                    go = 0
+                elif needs_chop:
+                    go = self.board_to_stove
+                else:
+                    go = self.to("stove", where, tile)
+                stove = min(stove, go)
+            else:
+                stove = 0
+        return best, chop, stove
 
     def item_bound(self, spec, st, where, inside, ready_lb, tile, now) -> float:
         reach = self.reach(where, tile, now)
