@@ -1,0 +1,216 @@
+"""The exact one-agent search: it agrees with exhaustive search on tiny kitchens, lies between
+the lower bound and the planner, its plan runs to the OCT it claims, and a budget or an
+impossible order gives "unknown" or "unsolvable" rather than a wrong number or a hang."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kitchens import it, kitchen, mv
+from test_solver_bound_routes import TINY, optimum
+
+from game.engine import Recipe, RecipeIngredient, level_from_map, simulate
+from game.engine.plan import parse_plan
+from game.engine.simulator import Simulation
+from game.levels.generator import generate_kitchen, task_level
+from game.levels.suite import SuiteTask
+from game.planners.solver import lower_bound, solve
+from game.planners.solver.exact import Unsupported, exact_optimum, exact_search
+
+RULES = ("paracook", "documented")
+
+
+def runs_to(level, exact, rules) -> None:
+    result = simulate(level, exact.plan, rules, record=False)
+    assert result.done and result.time == exact.oct, (result.error, result.time, exact.oct)
+
+
+@pytest.mark.parametrize("rows,stations,order,depth,bound,planned", TINY)
+def test_equals_the_exhaustive_optimum_on_tiny_kitchens(rows, stations, order, depth, bound, planned):
+    level = kitchen(rows, stations, (order,))
+    best = optimum(level, depth)
+    for rules in RULES:
+        exact = exact_optimum(level, rules)
+        assert exact is not None and exact.oct == best
+        runs_to(level, exact, rules)
+        assert lower_bound(level, rules).value <= exact.oct <= solve(level, rules, time_limit=0.2).oct
+
+
+def rice_bowl_kitchen():
+    """A pot of rice, a plate and the window in a row: dispense at 0, rice in the pot at 1
+    (ready at 17), fetch the plate, wait at the stove, plate at 17, serve at 19."""
+    rows = ["#RKPW#", "#1...#"]
+    stations = {
+        "R": {"name": "dispenser1", "provides": "rice"},
+        "K": {"name": "stove1", "item": "pot"},
+        "P": {"name": "table1", "item": "plate"},
+        "W": {"name": "serving_window"},
+    }
+    base = kitchen(rows, stations)
+    bowl = Recipe("rice_bowl", "Boil rice and plate it.", (RecipeIngredient("rice", "cooked", "pot"),))
+    return base.with_orders(("rice_bowl",), (bowl,))
+
+
+def test_waits_at_the_stove_for_the_cooking_to_finish():
+    level = rice_bowl_kitchen()
+    for rules in RULES:
+        exact = exact_optimum(level, rules)
+        assert exact is not None and exact.oct == 19
+        runs_to(level, exact, rules)
+        assert any(a["action"] == "Wait" for a in exact.plan["agent1"])
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    category=st.sampled_from(["salad", "sashimi", "burger", "sushi"]),
+    seed=st.integers(0, 10_000),
+    rules=st.sampled_from(RULES),
+)
+def test_between_the_bound_and_the_planner_on_generated_kitchens(category, seed, rules):
+    level = task_level(SuiteTask(category, seed, 1, 1), generate_kitchen(category, seed))
+    outcome = exact_search(level, rules, max_states=3_000)
+    assert outcome.status in ("optimal", "budget")
+    if outcome.exact is None:
+        return
+    runs_to(level, outcome.exact, rules)
+    assert lower_bound(level, rules).value <= outcome.exact.oct <= solve(level, rules, time_limit=0.1).oct
+
+
+def test_generated_sashimi_kitchens_are_solved_and_agree_with_the_planner_bounds():
+    solved = 0
+    for seed in (1, 2, 3):
+        level = task_level(SuiteTask("sashimi", seed, 1, 1), generate_kitchen("sashimi", seed))
+        for rules in RULES:
+            exact = exact_optimum(level, rules, max_states=20_000)
+            assert exact is not None, (seed, rules)
+            runs_to(level, exact, rules)
+            assert lower_bound(level, rules).value <= exact.oct <= solve(level, rules, time_limit=0.1).oct
+            solved += 1
+    assert solved == 6
+
+
+def test_two_orders_with_one_agent():
+    rows = ["#L.C#", "#1..#", "#P.W#", "#Q..#"]
+    stations = {
+        "L": {"name": "dispenser1", "provides": "lettuce"},
+        "C": {"name": "chopping_board1"},
+        "P": {"name": "table1", "item": "plate"},
+        "Q": {"name": "table2", "item": "plate"},
+        "W": {"name": "serving_window"},
+    }
+    level = kitchen(rows, stations, ("salad_basic", "salad_basic"))
+    one = exact_optimum(kitchen(rows, stations, ("salad_basic",)))
+    two = exact_optimum(level)
+    assert one is not None and two is not None and two.oct > one.oct
+    runs_to(level, two, "paracook")
+    assert two.oct <= solve(level, time_limit=0.2).oct
+
+
+def test_a_budget_gives_unknown_never_a_wrong_value():
+    level = kitchen(*TINY[0][:2], (TINY[0][2],))
+    full = exact_search(level)
+    assert full.status == "optimal"
+    outcomes = [exact_search(level, max_states=n) for n in range(0, full.states + 2)]
+    assert outcomes[0].status == "budget" and outcomes[0].exact is None
+    for o in outcomes:
+        assert o.status in ("optimal", "budget")
+        assert o.exact is None or o.exact.oct == full.exact.oct
+    assert outcomes[-1].exact is not None
+    late = exact_search(level, max_states=10**9, time_limit=0.0)
+    assert late.exact is None or late.exact.oct == full.exact.oct
+
+
+def test_the_search_is_deterministic():
+    level = task_level(SuiteTask("salad", 7, 1, 1), generate_kitchen("salad", 7))
+    a = exact_search(level, max_states=2_000)
+    b = exact_search(level, max_states=2_000)
+    assert (a.status, a.states) == (b.status, b.states)
+    assert (a.exact and a.exact.plan) == (b.exact and b.exact.plan)
+
+
+def test_an_order_without_a_dispenser_is_unsolvable_at_once():
+    rows = ["#L.C#", "#1..#", "#P.W#"]
+    stations = dict(TINY[0][1])
+    level = kitchen(rows, stations, ("salad_advanced",))  # no tomato anywhere
+    start = time.monotonic()
+    outcome = exact_search(level)
+    assert outcome.status == "unsolvable" and outcome.exact is None
+    assert exact_optimum(level) is None
+    assert time.monotonic() - start < 5
+
+
+def test_a_walled_off_board_is_unsolvable_without_hanging():
+    rows = ["#L#C#", "#1#.#", "#P.W#"]  # the board's only side is cut off from the agent
+    level = kitchen(rows, TINY[0][1], ("salad_basic",))
+    outcome = exact_search(level, max_states=50_000)
+    assert outcome.status == "unsolvable" and outcome.exact is None
+
+
+def test_more_than_one_agent_is_refused_with_a_reason():
+    level = kitchen(["#L.C#", "#12.#", "#P.W#"], TINY[0][1], ("salad_basic",))
+    with pytest.raises(Unsupported, match="one agent; this level has 2"):
+        exact_optimum(level)
+
+
+def test_scenario_options_that_punish_earliness_are_refused():
+    level = kitchen(*TINY[0][:2], (TINY[0][2],)).replace(options={"serve_within": 20})
+    with pytest.raises(Unsupported, match="serve_within"):
+        exact_search(level)
+
+
+# -- the engine's resume --------------------------------------------------------------------------
+def test_a_run_resumed_from_its_own_state_ends_like_one_run():
+    """Simulation.run(resume=True) continues a kitchen that already stands at `now`: a plan cut
+    anywhere and run in two parts gives the same kitchen as one run, cooking included."""
+    level = rice_bowl_kitchen()
+    plan = [it("dispenser1"), mv(2, 1), it("stove1"), mv(3, 1), it("table1"), mv(2, 1)]
+    plan += [{"action": "Wait", "duration": 14}, it("stove1"), mv(4, 1), it("serving_window")]
+    whole = Simulation(level, parse_plan({"agent1": plan}, ("agent1",)), level_rules(), record=False)
+    assert whole.run() is None
+    for cut in range(len(plan) + 1):
+        sim = Simulation(level, parse_plan({"agent1": plan[:cut]}, ("agent1",)), level_rules(), record=False)
+        assert sim.run() is None
+        agent = sim.kitchen.agents[0]
+        agent.queue, agent.next = parse_plan({"agent1": plan[cut:]}, ("agent1",))["agent1"], 0
+        assert sim.run(resume=True) is None
+        assert sim.now == whole.now == 19
+        assert sim.kitchen.snapshot()["stations"] == whole.kitchen.snapshot()["stations"]
+        assert sim.kitchen.served == whole.kitchen.served
+
+
+def test_resume_does_not_tick_twice_at_one_instant():
+    """Rice put in a pot whose ready time has passed finishes at the next tick, not at once:
+    a resumed run must not tick again at the instant it resumes from."""
+    level = rice_bowl_kitchen()
+    plan = parse_plan({"agent1": [it("dispenser1"), mv(2, 1), it("stove1"), it("stove1")]}, ("agent1",))
+    sim = Simulation(level, plan, level_rules(), record=False)
+    assert sim.run() is None
+    pot = sim.kitchen.agents[0].held  # picked up again at t = 1, still cooking
+    assert pot.kind == "pot" and pot.cooking
+    pot.processed = 0
+    pot.stamp = 1
+    sim.now = 40  # long past its ready time (17), but off the stove: nothing cooked yet
+    agent = sim.kitchen.agents[0]
+    agent.queue, agent.next = parse_plan({"agent1": [it("stove1")]}, ("agent1",))["agent1"], 0
+    assert sim.run(resume=True) is None
+    assert sim.kitchen.surface["stove1"].cooking  # on the stove again, it waits for the next tick
+    agent.queue, agent.next = parse_plan({"agent1": [{"action": "Wait", "duration": 1}]}, ("agent1",))["agent1"], 0
+    assert sim.run(resume=True) is None
+    assert not sim.kitchen.surface["stove1"].cooking
+
+
+def level_rules():
+    from game.engine import get_rules
+
+    return get_rules("paracook")
+
+
+def test_level_from_map_is_used_by_the_rice_kitchen():
+    # the custom recipe travels with the level, as level_from_map builds it
+    level = rice_bowl_kitchen()
+    again = level_from_map(level.to_paracook_map(), level.orders, level.recipes)
+    exact = exact_optimum(again)
+    assert exact is not None and exact.oct == 19
