@@ -42,7 +42,9 @@ def paracook_tasks() -> list[tuple[str, str, list[str] | None]]:
     return out
 
 
-def run_task(task: str, path: str, orders, rules: str, planner_limit: float, states: int, budget: float) -> dict:
+def run_task(
+    task: str, path: str, orders, rules: str, planner_limit: float, states: int, budget: float
+) -> dict:
     from game.levels import load_level
     from game.planners.solver import lower_bound, solve
     from game.planners.solver.exact import exact_search
@@ -66,7 +68,9 @@ def run_task(task: str, path: str, orders, rules: str, planner_limit: float, sta
 
 
 def line(r: dict) -> str:
-    opt = r["optimum"] if r["optimum"] is not None else ("unknown" if r["status"] == "budget" else r["status"])
+    opt = (
+        r["optimum"] if r["optimum"] is not None else ("unknown" if r["status"] == "budget" else r["status"])
+    )
     return (
         f"{r['task']:<44} planner {str(r['planner']):>4}  optimum {str(opt):>8}  bound {r['bound']:>4}  "
         f"{r['states']:>7} states  {r['rate']:>5}/s  {r['seconds']:>6.1f} s"

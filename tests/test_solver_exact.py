@@ -197,7 +197,10 @@ def test_resume_does_not_tick_twice_at_one_instant():
     agent.queue, agent.next = parse_plan({"agent1": [it("stove1")]}, ("agent1",))["agent1"], 0
     assert sim.run(resume=True) is None
     assert sim.kitchen.surface["stove1"].cooking  # on the stove again, it waits for the next tick
-    agent.queue, agent.next = parse_plan({"agent1": [{"action": "Wait", "duration": 1}]}, ("agent1",))["agent1"], 0
+    agent.queue, agent.next = (
+        parse_plan({"agent1": [{"action": "Wait", "duration": 1}]}, ("agent1",))["agent1"],
+        0,
+    )
     assert sim.run(resume=True) is None
     assert not sim.kitchen.surface["stove1"].cooking
 

@@ -40,6 +40,7 @@ Scenario options that make earlier worse (`burn_after`, `serve_within`) are not 
 from __future__ import annotations
 
 import heapq
+import math
 import time as clock
 from collections import Counter
 from dataclasses import dataclass, field
@@ -48,7 +49,7 @@ from typing import Any
 from game.engine import Level, get_rules, simulate
 from game.engine.items import Container, DirtyPlate, Ingredient, Item
 from game.engine.kitchen import CHOP_TIME
-from game.engine.level import COOKWARE_TIME, default_cookware
+from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS, default_cookware
 from game.engine.plan import Action
 from game.engine.rules import RuleSet
 from game.engine.simulator import Simulation
@@ -181,21 +182,26 @@ class Stepper:
 
     def start(self) -> State:
         k = self.kitchen
-        surfaces = tuple(encode(k.surface[n], s, self.pauses) for n, s in zip(self.names, self.on_stove))
+        surfaces = tuple(
+            encode(k.surface[n], s, self.pauses) for n, s in zip(self.names, self.on_stove, strict=True)
+        )
         tile = self.geo.index[self.agent.pos]
         return State(tile, None, surfaces, 0, (), 0)
 
     def step(self, state: State, now: float, actions: tuple[Action, ...]) -> tuple[State, float] | None:
         """The state after the actions, and its time; None if an action fails. Only the
-        station acted on and the stoves (which tick) can change, so only they are rebuilt."""
+        station acted on and the stoves where something cooks (ticks advance it) can change,
+        so only they are rebuilt."""
         k, agent, sim = self.kitchen, self.agent, self.sim
         surface = k.surface
-        touched = list(self.stove_slots)
-        slot = self.slot.get(actions[-1].target)
-        if slot is not None and not self.on_stove[slot]:
-            touched.append(slot)
         codes = state.surfaces
+        touched = [i for i in self.stove_slots if ready_time(codes[i]) is not None]  # ticks cook these
+        slot = self.slot.get(actions[-1].target)
+        if slot is not None and slot not in touched:
+            touched.append(slot)
         names = self.names
+        for i in self.stove_slots:  # idle cookware stays out of the run's ticks
+            surface[names[i]] = None
         for i in touched:
             code = codes[i]
             surface[names[i]] = None if code is None else decode(code, now)
@@ -219,7 +225,9 @@ class Stepper:
         held = encode(agent.held, False, pauses)
         dirty = k.dirty_plates[self.plate_return] if self.plate_return is not None else 0
         served = len(self.level.orders) - len(k.remaining)
-        new = State(self.geo.index[agent.pos], held, tuple(new_codes), dirty, tuple(k.pending_returns), served)
+        new = State(
+            self.geo.index[agent.pos], held, tuple(new_codes), dirty, tuple(k.pending_returns), served
+        )
         return new, sim.now
 
 
@@ -265,8 +273,10 @@ class Estimate:
                 self.dispensers.setdefault(s.provides, []).append(s.name)
         n = len(geo.tiles)
         # from each tile / station side to the nearest station of a group
-        self.tile_to = {g: [min((geo.to_station[s][t] for s in names), default=INF) for t in range(n)]
-                        for g, names in groups.items()}
+        self.tile_to = {
+            g: [min((geo.to_station[s][t] for s in names), default=INF) for t in range(n)]
+            for g, names in groups.items()
+        }
         self.station_to = {
             g: {s: min((self.tile_to[g][t] for t in geo.stand[s]), default=INF) for s in geo.stand}
             for g in groups
@@ -275,6 +285,11 @@ class Estimate:
         self.stove_to_window = min((self.station_to["window"][s] for s in groups["stove"]), default=INF)
         self.board_to_window = min((self.station_to["window"][b] for b in groups["board"]), default=INF)
         self.stove_names = set(groups["stove"])
+        self.groups = groups
+        self.between = {
+            a: {b: min((geo.to_station[b][t] for t in geo.stand[a]), default=INF) for b in geo.stand}
+            for a in geo.stand
+        }
 
     def to(self, group: str, where: str, tile: int) -> int:
         return self.tile_to[group][tile] if where == AGENT else self.station_to[group][where]
@@ -301,23 +316,25 @@ class Estimate:
         best = now + window
         carries = 0
         to_stove = {"pan": 0, "pot": 0}
+        meets: list[tuple[str | None, list[tuple[str, str]]]] = []
         for spec in specs:
             if spec.state == "missing":
                 return INF
-            chain, chop, stove = self.need_bound(spec, items, ready_lb, tile, now)
+            chain, chop, stove, meet = self.need_bound(spec, items, ready_lb, tile, now)
             if chain >= INF:
                 return INF
             best = max(best, chain)
             carries += chop
             if spec.cookware:
                 to_stove[spec.cookware] = max(to_stove[spec.cookware], stove)
+            meets.append((spec.cookware, meet))
         plate = INF
         first = INF if state.held is None else 0
         for where, code in self.places(state):
             if where != AGENT:
                 first = min(first, self.geo.to_station[where][tile])
             if is_plate(code):
-                plate = min(plate, self.to("window", where, tile))
+                plate = min(plate, self.assembly(where, meets, tile))
         if first:  # empty-handed, the agent can also start at a dispenser or the plate return
             starts = [d for spec in specs for d in self.dispensers.get(spec.item, ())]
             if (state.dirty or state.pending) and self.stepper.plate_return in self.geo.stand:
@@ -326,11 +343,11 @@ class Estimate:
             if first >= INF:
                 first = 0
         hands = now + first + carries + to_stove["pan"] + to_stove["pot"] + (0 if plate >= INF else plate)
-        return max(best, hands)
+        return math.ceil(max(best, hands))
 
     def places(self, state: State):
         yield AGENT, state.held
-        for where, code in zip(self.stepper.names, state.surfaces):
+        for where, code in zip(self.stepper.names, state.surfaces, strict=True):
             if code is not None:
                 yield where, code
 
@@ -339,7 +356,7 @@ class Estimate:
         (code, where)."""
         items: list[tuple] = []
         cookware: list[tuple] = []
-        places = [(AGENT, state.held)] + list(zip(self.stepper.names, state.surfaces))
+        places = [(AGENT, state.held)] + list(zip(self.stepper.names, state.surfaces, strict=True))
         for where, code in places:
             if code is None or code == DIRTY:
                 continue
@@ -372,9 +389,11 @@ class Estimate:
         return fresh, base
 
     def need_bound(self, spec: NeedSpec, items: list[tuple], ready_lb: dict, tile: int, now: float):
-        """The chain bound of one need and its least carry-and-chop and carry-to-stove parts,
-        each over every item that could become it (one already made, or a new one)."""
+        """The chain bound of one need, its least carry-and-chop and carry-to-stove parts, and
+        where it can meet the plate, each over every item that could become it (one already
+        made, or a new one)."""
         best = chop = stove = INF
+        meet: list[tuple[str, str]] = []
         candidates = [(st, where, inside) for item, st, where, inside in items if item == spec.item]
         candidates += [("raw", d, None) for d in self.dispensers.get(spec.item, ())]
         for st, where, inside in candidates:
@@ -385,8 +404,8 @@ class Estimate:
             loose_raw = st == "raw" and inside is None
             needs_chop = loose_raw and (spec.state == "chopped" or spec.cookware == "pan")
             chop = min(chop, self.chop_bound(where, tile) if needs_chop else 0)
+            on_stove = inside is not None and where in self.stove_names
             if spec.cookware and st != "cooked":
-                on_stove = inside is not None and where in self.stove_names
                 if on_stove:
                     go = 0
                 elif needs_chop:
@@ -396,7 +415,59 @@ class Estimate:
                 stove = min(stove, go)
             else:
                 stove = 0
-        return best, chop, stove
+            if inside is not None and inside[0] == "plate":
+                meet.append(("plate", where))
+            elif spec.cookware and st != "cooked" and not on_stove:
+                meet.append(("group", "stove"))
+            elif needs_chop:
+                meet.append(("group", "board"))
+            else:
+                meet.append(("at", where))
+        return best, chop, stove, meet
+
+    def apart(self, a: str, b: str, tile: int) -> int:
+        if a == AGENT:
+            return 0 if b == AGENT else self.geo.to_station[b][tile]
+        if b == AGENT:
+            return self.geo.to_station[a][tile]
+        return self.between[a][b]
+
+    def assembly(self, plate: str, meets: list, tile: int) -> float:
+        """Least carrying to bring every need together on the plate at `plate` and that plate
+        to the window. The plate walks a path P from its place to the window; each ingredient
+        is carried from where it ends up (L) to a point of P, at least e = dist(L, P). As
+        |P| + 2e >= d(plate, L) + d(L, window) =: c, the carrying is at least
+        min over |P| >= d(plate, window) of |P| + sum max(0, (c - |P|) / 2). Food sharing a
+        kind of cookware may travel together, so it counts once (its least c)."""
+        window = self.to("window", plate, tile)
+        costs: list[float] = []
+        shared: dict[str, float] = {}
+        for cookware, options in meets:
+            c = INF
+            for how, where in options:
+                if how == "plate":
+                    c = min(
+                        c,
+                        0
+                        if where == plate
+                        else self.apart(plate, where, tile) + self.to("window", where, tile),
+                    )
+                elif how == "at":
+                    c = min(c, self.apart(plate, where, tile) + self.to("window", where, tile))
+                else:
+                    for s in self.groups[where]:
+                        c = min(c, self.apart(plate, s, tile) + self.station_to["window"][s])
+            if c >= INF:
+                continue
+            if cookware:
+                shared[cookware] = min(shared.get(cookware, INF), c)
+            else:
+                costs.append(c)
+        costs += shared.values()
+        best = INF
+        for length in [window] + [c for c in costs if c > window]:
+            best = min(best, length + sum(max(0, c - length) for c in costs) / 2)
+        return best
 
     def item_bound(self, spec, st, where, inside, ready_lb, tile, now) -> float:
         reach = self.reach(where, tile, now)
@@ -475,7 +546,7 @@ class Search:
             if kind == "chopping_board" and is_ingredient(top) and top[1] == "raw":
                 out.append("Process")
         elif kind == "stove":
-            if held is not None or top is not None:
+            if stove_takes(held, top):
                 out.append("Interact")
         elif kind == "sink":
             if (held is None and top is not None and top != DIRTY) or (held == DIRTY and top is None):
@@ -513,8 +584,9 @@ class Search:
                 out.add(ready if ready > now else now + 1)  # overdue: the next tick finishes it
         return sorted(t for t in out if t > now)
 
-    def macro(self, state: State, now: float, tile: int, when: float, act: str, name: str,
-              changes: list[float]) -> tuple[Action, ...]:
+    def macro(
+        self, state: State, now: float, tile: int, when: float, act: str, name: str, changes: list[float]
+    ) -> tuple[Action, ...]:
         """Walk to tile (ticking at each change on the way), wait until `when`, then act."""
         geo = self.geo
         d = geo.dist[state.tile][tile]
@@ -594,10 +666,16 @@ class Search:
                 return self.finish(node, parents, now, expanded, started)
             expanded += 1
             if expanded > self.max_states or (
-                self.time_limit is not None and expanded % 256 == 0 and clock.monotonic() - started > self.time_limit
+                self.time_limit is not None
+                and expanded % 256 == 0
+                and clock.monotonic() - started > self.time_limit
             ):
-                return Outcome("budget", states=expanded, seconds=clock.monotonic() - started,
-                               reason=f"stopped after {expanded - 1} states")
+                return Outcome(
+                    "budget",
+                    states=expanded,
+                    seconds=clock.monotonic() - started,
+                    reason=f"stopped after {expanded - 1} states",
+                )
             for actions in self.successors(state, now):
                 stepped = self.stepper.step(state, now, actions)
                 if stepped is None:
@@ -612,8 +690,12 @@ class Search:
                 best[key] = t
                 parents.append((node, actions))
                 heapq.heappush(heap, (h, -t, t, len(parents) - 1, new))
-        return Outcome("unsolvable", states=expanded, seconds=clock.monotonic() - started,
-                       reason="every reachable state was searched and none serves every order")
+        return Outcome(
+            "unsolvable",
+            states=expanded,
+            seconds=clock.monotonic() - started,
+            reason="every reachable state was searched and none serves every order",
+        )
 
     def finish(self, node: int, parents: list, oct_: float, expanded: int, started: float) -> Outcome:
         actions: list[Action] = []
@@ -634,6 +716,24 @@ class Search:
 
 def is_ingredient(code: Any) -> bool:
     return isinstance(code, tuple) and len(code) == 2
+
+
+def stove_takes(held: Any, top: Any) -> bool:
+    """Can an Interact at a stove holding `top` succeed with `held` in hand (the stove rule)?"""
+    if held is None:
+        return top is not None
+    if top is None:
+        return is_cookware(held)
+    if is_ingredient(held):
+        name, state = held
+        if top[0] == "pan":
+            return state == "chopped" and name in PAN_INGREDIENTS
+        return state == "raw" and name in POT_INGREDIENTS
+    return is_plate(held)
+
+
+def is_cookware(code: Any) -> bool:
+    return isinstance(code, tuple) and len(code) == 3 and code[0] in COOKWARE_TIME
 
 
 def is_plate(code: Any) -> bool:
