@@ -21,14 +21,19 @@ Why no optimal plan is missed (plans whose Waits are whole numbers, like every o
    shortest one and any idle time a wait on the tile it acts from.
 2. The kitchen changes only by the agent's actions and by the engine's tick at each event time:
    cooking finishes (a pan or pot on a stove reaching its ready time) and dirty plates come
-   back. Every Interact at time t > 0 follows a tick at t. The solver's plans tick at every
-   such change instant (walks and waits are split there), so cooking finishes and plates come
-   back as early as the rules allow; an earlier finish only moves the cookware's stamp earlier,
-   which makes a later batch in the same pan or pot ready earlier, never later.
+   back. An Interact at time t > 0 always follows a tick at t, so whether food is cooked when
+   the agent acts does not depend on other ticks. The solver's plans tick at every change
+   instant as well (walks and waits are split there): cooking finishes and plates return as
+   early as the rules allow, which only moves a cookware's stamp earlier, and so a later batch
+   in the same pan or pot is ready earlier, never later.
 3. Between two change instants the kitchen stands still, so an action is never worse done at
-   the earliest moment the agent can: on arrival, or, for what depends on a change (a stove
-   whose food finishes, the plate return), at that change instant. Acting earlier only writes
-   earlier stamps (cooking started, a dish served) and so brings later changes forward.
+   the earliest moment: on arrival, or, for what waits on a change (food finishing on that
+   stove, a dirty plate coming back), at that instant. Acting earlier only writes earlier
+   stamps (cooking started, a dish served), bringing later changes forward. The exception is
+   lifting cookware whose food is still cooking off a stove under documented rules (its
+   cooking pauses), which is tried at every instant until the food is done.
+   "Earlier is never worse" would fail only for a plan that needs food to stay uncooked in a
+   pan or pot on a stove past the time it could have finished, to plate it uncooked.
 4. Making an ingredient no remaining order needs is never useful and is not searched: such an
    item can only sit somewhere, be moved, or be thrown away. The one exception is a paracook
    quirk: an extra batch cooked and thrown away "pre-heats" a pan or pot (its counters keep
@@ -249,6 +254,7 @@ class Estimate:
         self.stepper = stepper
         book = level.recipe_book
         self.needs: list[list[NeedSpec]] = []  # needs of orders[served:], per served count
+        self.first_needs: list[int] = []  # how many of them the next order has
         for served in range(len(level.orders) + 1):
             specs = []
             for order in level.orders[served:]:
@@ -260,12 +266,15 @@ class Estimate:
                     cw = (ing.cookware or default_cookware(ing.item)) if ing.state == "cooked" else None
                     specs.append(NeedSpec(ing.item, ing.state, cw))
             self.needs.append(specs)
+            first = level.orders[served] if served < len(level.orders) else None
+            self.first_needs.append(len(book[first].ingredients) if first in book else 0)
         self.need_count = [Counter(s.item for s in specs) for specs in self.needs]
         kinds = {n: s.kind for n, s in level.station_by_name.items()}
         groups = {
             "board": [n for n, k in kinds.items() if k == "chopping_board"],
             "stove": [n for n, k in kinds.items() if k == "stove"],
             "window": [n for n, k in kinds.items() if k == "serving_window"],
+            "sink": [n for n, k in kinds.items() if k == "sink" and geo.stand.get(n)],
         }
         self.dispensers: dict[str, list[str]] = {}
         for s in level.stations:
@@ -330,11 +339,17 @@ class Estimate:
             meets.append((spec.cookware, meet))
         plate = INF
         first = INF if state.held is None else 0
+        meets = meets[: self.first_needs[state.served]]  # the next order's plate
+        dirty = bool(state.dirty or state.pending)
         for where, code in self.places(state):
             if where != AGENT:
                 first = min(first, self.geo.to_station[where][tile])
             if is_plate(code):
                 plate = min(plate, self.assembly(where, meets, tile))
+            dirty = dirty or code == DIRTY
+        if dirty:  # the next dish may go on a plate not washed yet
+            for sink in self.groups["sink"]:
+                plate = min(plate, self.assembly(sink, meets, tile))
         if first:  # empty-handed, the agent can also start at a dispenser or the plate return
             starts = [d for spec in specs for d in self.dispensers.get(spec.item, ())]
             if (state.dirty or state.pending) and self.stepper.plate_return in self.geo.stand:
@@ -464,10 +479,10 @@ class Estimate:
             else:
                 costs.append(c)
         costs += shared.values()
-        best = INF
-        for length in [window] + [c for c in costs if c > window]:
-            best = min(best, length + sum(max(0, c - length) for c in costs) / 2)
-        return best
+        # convex in |P| with slope 1 - (costs above |P|) / 2: least where at most two lie above
+        costs.sort(reverse=True)
+        length = max(window, costs[2]) if len(costs) > 2 else window
+        return length + sum(c - length for c in costs if c > length) / 2
 
     def item_bound(self, spec, st, where, inside, ready_lb, tile, now) -> float:
         reach = self.reach(where, tile, now)
@@ -629,14 +644,13 @@ class Search:
             ready = ready_time(state.surfaces[self.stepper.slot[name]])
             if ready is not None:
                 ready = max(ready, now + 1)
-                if ready > arrive:
+                if ready > arrive and state.held is None and self.stepper.pauses:
+                    # lifting it pauses its cooking: idling first, on the stove, may be better
+                    out = list(range(int(arrive), int(ready) + 1))
+                elif ready > arrive:
                     out.append(ready)
-        elif kind == "plate_return" and not state.dirty:
-            due = [p for p in state.pending if p > arrive]
-            if due:
-                out = [min(due)]
-            elif not any(p <= arrive for p in state.pending):
-                out = []
+        elif kind == "plate_return" and not state.dirty and not any(p <= arrive for p in state.pending):
+            out = [min(state.pending)] if state.pending else []  # wait for the next dirty plate
         return out
 
     def key(self, state: State, now: float) -> Any:
