@@ -53,7 +53,7 @@ from typing import Any
 
 from game.engine import Level, get_rules, simulate
 from game.engine.items import Container, DirtyPlate, Ingredient, Item
-from game.engine.kitchen import CHOP_TIME
+from game.engine.kitchen import CHOP_TIME, WASH_TIME
 from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS, default_cookware
 from game.engine.plan import Action
 from game.engine.rules import RuleSet
@@ -63,6 +63,9 @@ from .model import INF, Geometry
 
 DEFAULT_MAX_STATES = 300_000
 HOLDING = ("table", "chopping_board", "dispenser", "stove", "sink")  # stations with a surface
+PLAIN_KINDS = ("table", "chopping_board", "dispenser", "sink", "trash")  # effects independent of time
+PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
+MISSING = object()
 DIRTY = "dirty"
 AGENT = ""  # an item's place when the agent holds it
 
@@ -142,7 +145,7 @@ def decode(code: Any, now: float) -> Item | None:
     return c
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class State:
     tile: int
     held: Any
@@ -531,6 +534,7 @@ class Search:
         self.stepper = Stepper(self.level, self.rules, self.geo)
         self.estimate = Estimate(self.level, self.geo, self.stepper)
         self.targets = self._targets()
+        self.effects: dict[tuple, Any] = {}  # remembered engine effects (see transition)
         self.signatures = [
             self.level.recipe_book[o].signature() if o in self.level.recipe_book else None
             for o in self.level.orders
@@ -633,7 +637,46 @@ class Search:
                 arrive = now + self.geo.dist[state.tile][tile]
                 for act in acts:
                     for when in self.moments(state, name, kind, act, arrive, now):
-                        yield self.macro(state, now, tile, when, act, name, changes)
+                        actions = self.macro(state, now, tile, when, act, name, changes)
+                        yield (
+                            actions,
+                            self.transition(state, now, actions, (name, kind, act, tile, when), changes),
+                        )
+
+    def transition(self, state: State, now: float, actions: tuple[Action, ...], what: tuple, changes: list):
+        """The engine's step, remembered: an Interact or Process at a table, board, dispenser,
+        sink or trash, with no pan or pot in hand or on it, does the same to hand and station
+        whenever it happens; when nothing changes by itself during the macro either, the
+        remembered effect is the whole step."""
+        name, kind, act, tile, when = what
+        slot = self.stepper.slot.get(name)
+        top = None if slot is None else state.surfaces[slot]
+        end = when + (PROCESS_TIME[kind] if act == "Process" else 0)
+        steady = (
+            kind in PLAIN_KINDS
+            and not is_cookware(state.held)
+            and not is_cookware(top)
+            and (not changes or end < changes[0])
+        )
+        if not steady:
+            return self.stepper.step(state, now, actions)
+        memo = (name, act, state.held, top)
+        effect = self.effects.get(memo, MISSING)
+        if effect is MISSING:
+            stepped = self.stepper.step(state, now, actions)
+            self.effects[memo] = (
+                None
+                if stepped is None
+                else (stepped[0].held, top if slot is None else stepped[0].surfaces[slot])
+            )
+            return stepped
+        if effect is None:
+            return None
+        held, new_top = effect
+        surfaces = state.surfaces
+        if slot is not None:
+            surfaces = surfaces[:slot] + (new_top,) + surfaces[slot + 1 :]
+        return State(tile, held, surfaces, state.dirty, state.pending, state.served), end
 
     def moments(self, state: State, name: str, kind: str, act: str, arrive: float, now: float) -> list[float]:
         """When to act: on arrival, or at the change the action waits for."""
@@ -690,8 +733,7 @@ class Search:
                     seconds=clock.monotonic() - started,
                     reason=f"stopped after {expanded - 1} states",
                 )
-            for actions in self.successors(state, now):
-                stepped = self.stepper.step(state, now, actions)
+            for actions, stepped in self.successors(state, now):
                 if stepped is None:
                     continue
                 new, t = stepped
