@@ -324,21 +324,25 @@ class Estimate:
         if not specs:
             return now
         items, cookware = self.inventory(state)
-        ready_lb = {kind: self.cook_bound(cookware, kind, now) for kind in COOKWARE_TIME}
+        kinds = Counter(spec.cookware for spec in specs if spec.cookware)
+        ready_lb = {kind: self.cook_bound(cookware, kind, now, kinds[kind] > 1) for kind in COOKWARE_TIME}
         best = now + window
         carries = 0
         to_stove = {"pan": 0, "pot": 0}
         meets: list[tuple[str | None, list[tuple[str, str]]]] = []
+        to_cook: list[tuple[str, float, float]] = []  # needs not in any pan or pot yet
         for spec in specs:
             if spec.state == "missing":
                 return INF
-            chain, chop, stove, meet = self.need_bound(spec, items, ready_lb, tile, now)
+            chain, chop, stove, meet, started = self.need_bound(spec, items, ready_lb, tile, now)
             if chain >= INF:
                 return INF
             best = max(best, chain)
             carries += chop
             if spec.cookware:
                 to_stove[spec.cookware] = max(to_stove[spec.cookware], stove)
+                if not started:
+                    to_cook.append((spec.cookware, chop, stove))
             meets.append((spec.cookware, meet))
         plate = INF
         first = INF if state.held is None else 0
@@ -361,7 +365,27 @@ class Estimate:
             if first >= INF:
                 first = 0
         hands = now + first + carries + to_stove["pan"] + to_stove["pot"] + (0 if plate >= INF else plate)
+        if len(to_cook) > 1 and all(ready_lb[k][0] and ready_lb[k][2] >= INF for k, _, _ in to_cook):
+            best = max(best, now + first + self.last_batch(to_cook))
         return math.ceil(max(best, hands))
+
+    def last_batch(self, to_cook: list[tuple[str, float, float]]) -> float:
+        """With fresh cookware and two or more batches still to start: the last one starts only
+        after all their carrying and chopping (one hand; food for one kind of cookware may share
+        its trip to the stove), cooks, and goes to the window. If two share a kind, the later
+        one may finish 2K after the earlier one went in instead."""
+        chops = sum(c for _, c, _ in to_cook)
+        trips: dict[str, float] = {}
+        for kind, _, stove in to_cook:
+            trips[kind] = max(trips.get(kind, 0), stove)
+        shortest = min(COOKWARE_TIME[k] for k, _, _ in to_cook)
+        out = chops + sum(trips.values()) + shortest
+        kinds = Counter(k for k, _, _ in to_cook)
+        for kind, n in kinds.items():
+            if n > 1:
+                first_in = min(c + s for k, c, s in to_cook if k == kind)
+                out = min(out, first_in + 2 * COOKWARE_TIME[kind])
+        return out + self.stove_to_window
 
     def places(self, state: State):
         yield AGENT, state.held
@@ -387,9 +411,14 @@ class Estimate:
                 items.append((name, st, where, code))
         return items, cookware
 
-    def cook_bound(self, cookware: list[tuple], kind: str, now: float):
-        """A function: earliest finish of a batch put into a `kind` at time >= t."""
+    def cook_bound(self, cookware: list[tuple], kind: str, now: float, several: bool):
+        """What bounds the finish of a batch put into a `kind` at time t: (fresh, cap, base).
+        A fresh one cooks it by min(t + K, max(t, cap)): with several batches of that kind to
+        come, a second one in the same cookware finishes 2K after the first went in, perhaps
+        sooner than K after its own start (the counters run on); one that has cooked before
+        finishes it by max(t, base)."""
         k = COOKWARE_TIME[kind]
+        cap = now + 2 * k if several else INF
         fresh = False
         base = INF
         for code, _ in cookware:
@@ -404,7 +433,7 @@ class Estimate:
                 fresh = True
             else:
                 base = min(base, counters[3] + counters[2] - counters[1] + k)
-        return fresh, base
+        return fresh, cap, base
 
     def need_bound(self, spec: NeedSpec, items: list[tuple], ready_lb: dict, tile: int, now: float):
         """The chain bound of one need, its least carry-and-chop and carry-to-stove parts, and
@@ -441,7 +470,7 @@ class Estimate:
                 meet.append(("group", "board"))
             else:
                 meet.append(("at", where))
-        return best, chop, stove, meet
+        return best, chop, stove, meet, any(inside is not None for _, _, inside in candidates)
 
     def apart(self, a: str, b: str, tile: int) -> int:
         if a == AGENT:
@@ -504,7 +533,7 @@ class Estimate:
             if where in self.stove_names:
                 return max(ready, reach) + self.to("window", where, tile)
             return max(ready, reach + self.to("stove", where, tile)) + self.stove_to_window
-        fresh, base = ready_lb[spec.cookware]
+        fresh, cap, base = ready_lb[spec.cookware]
         if st == "raw" and spec.cookware == "pan":
             t = reach + self.chop_bound(where, tile)
             lead = self.board_to_stove
@@ -513,7 +542,7 @@ class Estimate:
             lead = self.to("stove", where, tile)
         else:
             return INF
-        cooked = min(t + COOKWARE_TIME[spec.cookware] if fresh else INF, max(t, base))
+        cooked = min(min(t + COOKWARE_TIME[spec.cookware], max(t, cap)) if fresh else INF, max(t, base))
         return max(cooked, t + lead) + self.stove_to_window
 
     def chop_bound(self, where: str, tile: int) -> float:
