@@ -16,6 +16,9 @@ Relaxations used (each holds for every plan):
   over the agents, takes at least its total divided by the number of agents (carrying counted as
   if handed over at stations even for a lone agent, which may leave several items on a counter
   and walk round it once).
+- Agents hold one thing at a time: the walking that moving raw ingredients to the boards and plates
+  to the windows takes, walking back included, is at least a linear program's optimum
+  (`hand_bound`).
 """
 
 from __future__ import annotations
@@ -111,16 +114,18 @@ class Carry:
 
 
 def lower_bound(level: Level, rules: str | None = None, routes: bool = False) -> Bound:
-    """The largest of several relaxations (see the module docstring); with `routes`, also the
+    """The largest of several relaxations (see the module docstring), the hands term among them
+    (`hand_bound`, a linear program of a few milliseconds); with `routes`, also the
     agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
     enough for it. 0 with no orders."""
     if not level.orders:
         return Bound(0)
-    bound = _Bounder(level).bound()
+    bounder = _Bounder(level)
+    bound = bounder.bound()
     if bound.finite:
         from .hand_bound import hand_bound
 
-        hands = hand_bound(level)
+        hands = hand_bound(level, bounder)
         bound.terms["hands"] = hands
         bound.value = max(bound.value, hands)
     if routes and bound.finite:
@@ -137,11 +142,19 @@ class _Bounder:
     def __init__(self, level: Level):
         self.level = level
         # how soon an item can get somewhere: a lone agent hands nothing over (what it puts down
-        # on one side it walks round to take), so it walks every tile the item travels ...
-        self.carry = Carry(level, handoffs=len(level.agents) > 1)
-        # ... but how long it holds items is shorter: after one walk round a counter it can take
-        # several items it left there, so the work bound counts carrying as if handed over
-        self.held = self.carry if len(level.agents) > 1 else Carry(level, handoffs=True)
+        # on one side it walks round to take), so it walks every tile the item travels; two
+        # agents hand over only where the other one can be (`TeamCarry`); more are counted as
+        # if a helper stood behind every counter ...
+        agents = len(level.agents)
+        if agents == 2:
+            from .team_carry import TeamCarry
+
+            self.carry: Carry = TeamCarry(level)
+        else:
+            self.carry = Carry(level, handoffs=agents > 1)
+        # ... but how long items are held is shorter: after one walk round a counter an agent can
+        # take several items it left there, so the work bound counts carrying as if handed over
+        self.held = self.carry if agents > 2 else Carry(level, handoffs=True)
         stations = [s for s in level.stations]
         kinds: dict[str, list[str]] = {}
         for s in stations:

@@ -36,39 +36,38 @@ EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 _SEEN: dict[str, int] = {}  # the card, the viewer and a report ask again for the same level
 
 
-def hand_bound(level: Level) -> int:
+def hand_bound(level: Level, bounder: _Bounder | None = None) -> int:
     """The least OCT the agents' hands allow (0 when the level has nothing to bound)."""
     key = json.dumps(level.to_dict(), sort_keys=True, default=str)
     if key not in _SEEN:
         if len(_SEEN) >= 64:
             _SEEN.clear()
-        _SEEN[key] = _hand_bound(level)
+        _SEEN[key] = _hand_bound(level, bounder or _Bounder(level))
     return _SEEN[key]
 
 
-def _hand_bound(level: Level) -> int:
-    walk = least_walking(level)
+def _hand_bound(level: Level, b: _Bounder) -> int:
+    walk = least_walking(level, b)
     if walk is None:
         return 0
-    b = _Bounder(level)
     chops = sum(1 for items in b.dishes for _, k in items if k in ("chop", "pan"))
     washes = max(0, len(b.dishes) - len(b.plates))
     return -(-(walk + CHOP * chops + WASH * washes) // max(1, len(level.agents)))
 
 
-def least_walking(level: Level) -> int | None:
+def least_walking(level: Level, bounder: _Bounder | None = None) -> int | None:
     """The least total walking of all agents before the last serve; None when it cannot tell."""
     if not level.orders or not level.agents:
         return None
-    return _HandFlow(level).solve()
+    return _HandFlow(level, bounder or _Bounder(level)).solve()
 
 
 class _HandFlow:
-    def __init__(self, level: Level):
+    def __init__(self, level: Level, b: _Bounder):
         from ortools.linear_solver import pywraplp
 
         self.level = level
-        self.b = _Bounder(level)
+        self.b = b
         self.lp = pywraplp.Solver.CreateSolver("GLOP")
         self.tiles = self._reachable()
         self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
