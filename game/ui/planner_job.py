@@ -31,7 +31,8 @@ Report = Callable[[Any], bool | None]  # the callback: False asks the planner to
 TIME_LIMIT = 10.0  # the planner's default limit: the progress bar's length when it tells nothing
 REPORT_EVERY_S = 0.25  # the child sends at most four progress reports a second
 FIELDS = ("best_oct", "bound", "fraction", "evaluations", "budget")
-LARGEST = 1e9  # an OCT or bound beyond this is not a kitchen's: ignored
+# an OCT or bound outside these is no kitchen's (a run stops at t = 1,000,000): ignored
+SMALLEST, LARGEST = 1e-3, 1e6
 MAX_DRAIN = 256  # messages read in one poll at most, so a frame never waits on a flood
 
 
@@ -135,7 +136,7 @@ def _number(value: Any, positive: bool = True) -> float | None:
         x = float(value)
     except OverflowError:
         return None
-    if not math.isfinite(x) or (positive and not 0 < x <= LARGEST):
+    if not math.isfinite(x) or (positive and not SMALLEST <= x <= LARGEST):
         return None
     return x
 

@@ -134,5 +134,11 @@ def draw_title_bar(
     else:
         text, colour = title, P.TEXT
     blit_text(
-        surface, ellipsize(text, right - 12, 24), (12, top.centery), 24, colour, bold=True, anchor="midleft"
+        surface,
+        ellipsize(text, right - 12, 24, bold=True),
+        (12, top.centery),
+        24,
+        colour,
+        bold=True,
+        anchor="midleft",
     )
