@@ -117,6 +117,12 @@ def lower_bound(level: Level, rules: str | None = None, routes: bool = False) ->
     if not level.orders:
         return Bound(0)
     bound = _Bounder(level).bound()
+    if bound.finite:
+        from .hand_bound import hand_bound
+
+        hands = hand_bound(level)
+        bound.terms["hands"] = hands
+        bound.value = max(bound.value, hands)
     if routes and bound.finite:
         from .route_bound import route_bound
 

@@ -1,0 +1,198 @@
+"""A lower bound on the agents' walking that knows an agent holds one thing at a time.
+
+Every valid plan moves these things, each in one hand and alone:
+- every raw ingredient that is chopped for a served dish (F), from its dispenser to a board: a raw
+  ingredient in a container never comes out alone again, and a board chops only a lone one;
+- every plate that is served (P), from where its life starts (a table it stands on, or a sink
+  that washed it) to a serving window;
+- every dirty plate that is washed for a serve (R), from the plate return to a sink.
+
+Follow each agent tile by tile up to the last serve, its hand empty-or-holding-something-else (E)
+or holding one of the above. Summed over the agents this is a flow over (tile, hand) with a unit
+leaving each agent's start: one step costs 1, a pick-up turns E into F, P or R where it can
+happen, a put-down turns it back, and a station keeps count of what was put on it and taken from
+it (a hand-over). So the least cost of such a flow, a linear program, is at most the agents'
+total walking; with the chopping and washing they must do besides, divided over the agents, it is
+a lower bound on the OCT. Unlike the other bounds it counts walking back empty-handed: to fetch
+the next ingredient, from the window after a serve.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+
+from game.engine import Level
+
+from .bound import CHOP, WASH, _Bounder
+
+EMPTY, RAW, PLATE, DIRTY = "E", "F", "P", "R"
+CARRIED = (RAW, PLATE, DIRTY)
+SURFACES = ("table", "chopping_board", "dispenser")  # where a lone ingredient or a plate can be put
+EPS = 1e-6  # an LP optimum a hair above an integer is that integer
+
+
+_SEEN: dict[str, int] = {}  # the card, the viewer and a report ask again for the same level
+
+
+def hand_bound(level: Level) -> int:
+    """The least OCT the agents' hands allow (0 when the level has nothing to bound)."""
+    key = json.dumps(level.to_dict(), sort_keys=True, default=str)
+    if key not in _SEEN:
+        if len(_SEEN) >= 64:
+            _SEEN.clear()
+        _SEEN[key] = _hand_bound(level)
+    return _SEEN[key]
+
+
+def _hand_bound(level: Level) -> int:
+    walk = least_walking(level)
+    if walk is None:
+        return 0
+    b = _Bounder(level)
+    chops = sum(1 for items in b.dishes for _, k in items if k in ("chop", "pan"))
+    washes = max(0, len(b.dishes) - len(b.plates))
+    return -(-(walk + CHOP * chops + WASH * washes) // max(1, len(level.agents)))
+
+
+def least_walking(level: Level) -> int | None:
+    """The least total walking of all agents before the last serve; None when it cannot tell."""
+    if not level.orders or not level.agents:
+        return None
+    return _HandFlow(level).solve()
+
+
+class _HandFlow:
+    def __init__(self, level: Level):
+        from ortools.linear_solver import pywraplp
+
+        self.level = level
+        self.b = _Bounder(level)
+        self.lp = pywraplp.Solver.CreateSolver("GLOP")
+        self.tiles = self._reachable()
+        self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
+        # per (tile, hand): flow in minus flow out, as lists of (sign, variable)
+        self.balance: dict[tuple, list] = {(p, h): [] for p in self.tiles for h in (EMPTY, *CARRIED)}
+        self.cost: list = []
+
+    def _reachable(self) -> set:
+        tiles: set = set()
+        for a in self.level.agents:
+            tiles.update(self.level.distances(a.pos))
+        return tiles
+
+    # -- building blocks ------------------------------------------------------------------
+    def var(self, name: str):
+        return self.lp.NumVar(0.0, self.lp.infinity(), name)
+
+    def change(self, tile, before: str, after: str, name: str):
+        """A hand at `tile` changes from `before` to `after`, as often as the variable says."""
+        v = self.var(name)
+        self.balance[(tile, before)].append((-1, v))
+        self.balance[(tile, after)].append((1, v))
+        return v
+
+    def change_out(self, tile):
+        v = self.var(f"end{tile}")
+        self.balance[(tile, EMPTY)].append((-1, v))
+        return v
+
+    def changes(self, stations: Iterable[str], before: str, after: str, tag: str) -> dict[str, list]:
+        return {
+            s: [self.change(p, before, after, f"{tag}{s}{p}") for p in self.stand.get(s, ())]
+            for s in stations
+        }
+
+    def exactly(self, groups: dict[str, list], count: int) -> bool:
+        """These changes happen `count` times in all; False when they cannot happen at all."""
+        vs = [v for g in groups.values() for v in g]
+        if not vs:
+            return count == 0
+        self.lp.Add(sum(vs) == count)
+        return True
+
+    # -- the model --------------------------------------------------------------------------
+    def solve(self) -> int | None:
+        if not self.tiles:
+            return None
+        self._walking()
+        for a in self.level.agents:
+            self.balance[(a.pos, EMPTY)].append((1, 1.0))
+        ends = []
+        for p in sorted(self.tiles):  # an agent may stop anywhere, empty-handed
+            ends.append(self.change_out(p))
+        self.lp.Add(sum(ends) == len(self.level.agents))
+        holders = [s.name for s in self.level.stations if s.kind in SURFACES]
+        if not self._raw(holders) or not self._plates(holders):
+            return None  # something needed is out of reach: the other bounds say so
+        for terms in self.balance.values():
+            self.lp.Add(sum(sign * v for sign, v in terms) == 0)
+        self.lp.Minimize(sum(self.cost))
+        if self.lp.Solve() != self.lp.OPTIMAL:
+            return None
+        return max(0, math.ceil(self.lp.Objective().Value() - EPS))
+
+    def _walking(self) -> None:
+        for p in self.tiles:
+            for q in self.level.neighbours(p):
+                if q in self.tiles:
+                    for h in (EMPTY, *CARRIED):
+                        v = self.var(f"w{h}{p}{q}")
+                        self.balance[(p, h)].append((-1, v))
+                        self.balance[(q, h)].append((1, v))
+                        self.cost.append(v)
+
+    def _relays(self, holders: list[str], hand: str) -> tuple[dict, dict]:
+        puts = self.changes(holders, hand, EMPTY, f"put{hand}")
+        takes = self.changes(holders, EMPTY, hand, f"take{hand}")
+        return puts, takes
+
+    def _raw(self, holders: list[str]) -> bool:
+        b = self.b
+        need: dict[str, int] = {}
+        for items in b.dishes:
+            for item, kind in items:
+                if kind in ("chop", "pan"):
+                    need[item] = need.get(item, 0) + 1
+        if not need:
+            return True
+        for item, count in sorted(need.items()):
+            if not self.exactly(self.changes(b.dispensers.get(item, ()), EMPTY, RAW, f"pick{item}"), count):
+                return False
+        if not self.exactly(self.changes(b.boards, RAW, EMPTY, "chop"), sum(need.values())):
+            return False
+        self._balanced(*self._relays(holders, RAW))
+        return True
+
+    def _balanced(self, puts: dict, takes: dict) -> None:
+        for s in puts:  # what is put down here is taken up again
+            self.lp.Add(sum(puts[s]) == sum(takes[s]))
+
+    def _plates(self, holders: list[str]) -> bool:
+        b = self.b
+        n = len(b.dishes)
+        washes = max(0, n - len(b.plates))
+        if not self.exactly(self.changes(b.windows, PLATE, EMPTY, "serve"), n):
+            return False
+        puts, takes = self._relays(holders, PLATE)
+        start = {s: 0 for s in holders}
+        for s in b.plates:
+            start[s] = start.get(s, 0) + 1
+        washed: dict[str, list] = {}
+        if washes:
+            if not b.plate_return or not b.sinks:
+                return False
+            if not self.exactly(self.changes([b.plate_return], EMPTY, DIRTY, "dirty"), washes):
+                return False
+            washed = self.changes(b.sinks, DIRTY, EMPTY, "wash")
+            if not self.exactly(washed, washes):
+                return False
+            self._balanced(*self._relays(holders, DIRTY))
+            # a clean plate is taken from the sink that washed it
+            takes.update(self.changes(b.sinks, EMPTY, PLATE, "clean"))
+        for s, vs in takes.items():
+            # a plate taken here stood here at the start, was put here, or was washed here
+            self.lp.Add(sum(vs) <= start.get(s, 0) + sum(puts.get(s, [])) + sum(washed.get(s, [])))
+            self.lp.Add(sum(puts.get(s, [])) <= sum(vs))
+        return True

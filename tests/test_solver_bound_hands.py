@@ -1,0 +1,117 @@
+"""The hands bound (one thing in a hand at a time) never exceeds a valid plan's OCT, and it counts
+the walking back that the other bounds leave out."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import human_cases
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kitchens import it, kitchen, mv, pr, wait
+
+from game.engine import simulate
+from game.levels import load_level
+from game.levels.generator import generate_kitchen, task_level
+from game.levels.suite import CATEGORIES, SuiteTask
+from game.planners.solver import lower_bound, solve
+from game.planners.solver.hand_bound import hand_bound, least_walking
+
+SALAD = {
+    "L": {"name": "dispenser1", "provides": "lettuce"},
+    "C": {"name": "chopping_board1"},
+    "P": {"name": "table1", "item": "plate"},
+    "W": {"name": "serving_window"},
+}
+
+
+def test_the_walk_back_for_the_plate_is_counted():
+    # lettuce over to the board (2), back for the plate (2), the plate over to the window (2):
+    # with the chopping, 10, which an exhaustive search finds to be the optimum
+    level = kitchen(["#L#C#", "#1..W", "#P###"], SALAD, ("salad_basic",))
+    assert least_walking(level) == 6
+    assert hand_bound(level) == 10
+    assert lower_bound(level).terms["hands"] == 10
+
+
+def test_more_dishes_mean_more_trips():
+    rows = ["#L#C#", "#1..W", "#P###"]
+    one = hand_bound(kitchen(rows, SALAD, ("salad_basic",)))
+    stations = {**SALAD, "Q": {"name": "table2", "item": "plate"}}
+    two = hand_bound(kitchen(["#L#C#", "#1..W", "#PQ##"], stations, ("salad_basic",) * 2))
+    assert two > one
+
+
+def test_a_hand_over_through_a_counter_is_allowed_for():
+    # two rooms joined by a counter only: every ingredient and plate crosses it from hand to hand
+    rows = ["#########", "#1.L#C..#", "#...T..W#", "#.P.#..2#", "#########"]
+    stations = {**SALAD, "P": {"name": "table2", "item": "plate"}, "T": {"name": "table1"}}
+    level = kitchen(rows, stations, ("salad_basic",))
+    plan = {
+        "agent1": [mv(3, 2), it("dispenser1"), it("table1"), mv(2, 2), it("table2"), mv(3, 2), wait(3)]
+        + [it("table1")],
+        "agent2": [mv(5, 2), it("table1"), it("chopping_board1"), pr("chopping_board1")]
+        + [it("chopping_board1"), wait(2), it("table1"), it("table1"), mv(6, 2), it("serving_window")],
+    }
+    result = simulate(level, plan, record=False)
+    assert result.done and result.time == 10
+    assert 0 < hand_bound(level) <= result.time
+
+
+@pytest.mark.parametrize("case", human_cases(), ids=lambda c: str(c[0].relative_to(c[0].parents[3])))
+def test_never_above_the_human_oct(case):
+    human, map_file, orders = case
+    level = load_level(map_file, orders)
+    record = json.loads(human.read_text())
+    assert 0 < hand_bound(level) <= record["time"]
+    other = simulate(level, record["plan"], "documented", record=False)
+    if other.done:
+        assert hand_bound(level) <= other.time
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    category=st.sampled_from(CATEGORIES),
+    seed=st.integers(0, 10_000),
+    agents=st.integers(1, 3),
+    orders=st.integers(1, 4),
+    rules=st.sampled_from(["paracook", "documented"]),
+    waits=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 60), st.integers(1, 5)), max_size=4),
+)
+def test_never_above_the_planners_or_a_slowed_plan(category, seed, agents, orders, rules, waits):
+    level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
+    sol = solve(level, rules, time_limit=0.05)
+    assert sol.done, sol.note
+    bound = hand_bound(level)
+    assert bound <= sol.oct
+    plan = {a: list(acts) for a, acts in sol.plan.items()}
+    names = list(plan)
+    for who, where, length in waits:
+        acts = plan[names[who % len(names)]]
+        acts.insert(where % (len(acts) + 1), wait(length))
+    slowed = simulate(level, plan, rules, record=False)
+    if slowed.done:
+        assert bound <= slowed.time
+
+
+@pytest.mark.parametrize(
+    "rows,stations,orders",
+    [
+        (["#L#.#", "#1..W", "#P###"], SALAD, ("salad_basic",)),  # no chopping board
+        (["#L#C#", "#1..#", "#P###"], SALAD, ("salad_basic",)),  # no serving window
+        (["#L#C#", "#1#.W", "#P###"], SALAD, ("salad_basic",)),  # the window out of reach
+        (["#.#C#", "#1..W", "#P###"], SALAD, ("salad_basic",)),  # no lettuce
+        (["#L#C#", "#1..W", "#.###"], SALAD, ("salad_basic",)),  # no plate
+        (["#L#C#", "#1..W", "#P###"], SALAD, ()),  # nothing ordered
+    ],
+)
+def test_a_level_it_cannot_read_gives_nothing_and_never_fails(rows, stations, orders):
+    assert hand_bound(kitchen(rows, stations, orders)) == 0
+
+
+def test_the_same_level_gives_the_same_value():
+    rows = ["#L#C#", "#1..W", "#P###"]
+    first = kitchen(rows, SALAD, ("salad_basic",))
+    again = kitchen(rows, SALAD, ("salad_basic",))  # a different object, the same content
+    assert hand_bound(first) == hand_bound(again) == least_walking(again) + 4
