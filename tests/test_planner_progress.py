@@ -19,6 +19,7 @@ from game.levels import load_level
 from game.ui import planner_job as strong
 from game.ui.planner_job import JobState, PlannerJob, Reporter, SearchProgress, report_fields, takes_progress
 from game.ui.play import PlayScreen
+from game.ui.play.card import bound_text, gap_text
 from game.ui.play.toolbar import BAR_W, PROGRESS, job_text
 from game.ui.render import palette as P
 from game.ui.render.text import font
@@ -358,3 +359,11 @@ def test_garbage_progress_does_not_break_the_window():
         play.card.title == "Built-in planner: done in 14"
         and dict(play.card.rows)["Gap"] == "40% above the bound"
     )
+
+
+def test_bound_and_gap_rows_read_the_same_for_the_planner_and_the_person():
+    level = salad_level()
+    assert bound_text(level, 14, "paracook", 10) == "10   (no plan can finish sooner; OCT / bound 1.40)"
+    assert bound_text(level, 14, "paracook", 12.5) == "12.5   (no plan can finish sooner; OCT / bound 1.12)"
+    assert gap_text(14, 14) == "0% above the bound   (no plan can be faster)"
+    assert gap_text(14, 20) == "-   (the bound reported is above the OCT)"

@@ -41,8 +41,9 @@ def bound_text(level: Level, oct_: float, rules: str | None, bound: float | None
         from game.planners.solver.bound import known_bound
 
         bound = known_bound(level, rules)
-    b = panels.fmt(bound) if bound else ""
-    return f"{b}   (no plan can finish sooner; OCT / bound {oct_ / bound:.2f})" if bound else "-"
+    if not bound:
+        return "-"
+    return f"{panels.fmt(bound)}   (no plan can finish sooner; OCT / bound {oct_ / bound:.2f})"
 
 
 def gap_text(oct_: float, bound: float) -> str:
