@@ -238,8 +238,9 @@ class PlayScreen:
         return nxt
 
     def needs_draw(self) -> bool:
-        """True when the last draw is out of date (the app skips drawing otherwise)."""
-        return self._dirty or self.clock.playing or self.job is not None
+        """True when the last draw is out of date (the app skips drawing otherwise; a running
+        planner marks it out of date when its progress shown moves)."""
+        return self._dirty or self.clock.playing
 
     def draw(self, surface: pygame.Surface) -> None:
         self._dirty = False
