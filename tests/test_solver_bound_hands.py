@@ -115,3 +115,23 @@ def test_the_same_level_gives_the_same_value():
     first = kitchen(rows, SALAD, ("salad_basic",))
     again = kitchen(rows, SALAD, ("salad_basic",))  # a different object, the same content
     assert hand_bound(first) == hand_bound(again) == least_walking(again) + 4
+
+
+def test_a_window_gets_the_bound_worked_out_in_the_background(monkeypatch):
+    from game.planners.solver import bound
+
+    level = kitchen(["#L#C#", "#1..W", "#P###"], SALAD, ("salad_basic",))
+    bound.warm_known_bound(level, "paracook").join(timeout=30)
+    monkeypatch.setattr(bound, "lower_bound", lambda *a: pytest.fail("worked out twice"))
+    assert bound.known_bound(kitchen(["#L#C#", "#1..W", "#P###"], SALAD, ("salad_basic",)), "paracook") == 10
+
+
+def test_a_level_that_breaks_the_bound_shows_none(monkeypatch):
+    from game.planners.solver import bound
+
+    def broken(*args):
+        raise ZeroDivisionError("a level nobody thought of")
+
+    monkeypatch.setattr(bound, "lower_bound", broken)
+    level = kitchen(["#L#C#", "#1..W", "#P.##"], SALAD, ("salad_basic",))
+    assert bound.known_bound(level, "documented") is None

@@ -23,6 +23,8 @@ Relaxations used (each holds for every plan):
 
 from __future__ import annotations
 
+import json
+import threading
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -49,13 +51,32 @@ class Bound:
         return f"{self.value} ({', '.join(f'{k} {v}' for k, v in self.terms.items())})"
 
 
+_KNOWN: dict[tuple[str, str | None], int | None] = {}
+
+
 def known_bound(level: Level, rules: str | None = None) -> int | None:
-    """The lower bound as a number to show beside an OCT, or None when there is none."""
+    """The lower bound as a number to show beside an OCT, or None when there is none; kept, so
+    that a window asking again (or after `warm_known_bound`) gets it at once."""
+    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules)
+    if key in _KNOWN:
+        return _KNOWN[key]
     try:
         b = lower_bound(level, rules)
-    except (KeyError, ValueError):  # a level the bound cannot read: show nothing, never fail
-        return None
-    return b.value if b.finite and b.value > 0 else None
+        value = b.value if b.finite and b.value > 0 else None
+    except Exception:  # a level the bound cannot read: show nothing, never fail a window
+        value = None
+    if len(_KNOWN) >= 64:
+        _KNOWN.clear()
+    _KNOWN[key] = value
+    return value
+
+
+def warm_known_bound(level: Level, rules: str | None = None) -> threading.Thread:
+    """Work the bound out in the background (a fraction of a second), so that a result card or
+    viewer shown later does not wait for it on the window's thread."""
+    worker = threading.Thread(target=known_bound, args=(level, rules), daemon=True)
+    worker.start()
+    return worker
 
 
 class Carry:
