@@ -69,3 +69,21 @@ def test_between_a_helper_everywhere_and_walking_alone(category, seed):
     for a in names:
         for b in names:  # one agent can always walk it over from side to side
             assert free.between(a, b) <= team.between(a, b) <= geo.station_distance(a, b)
+
+
+def test_from_where_they_stand():
+    # the lettuce waits one step away from agent1; from there it is the same 8 steps over
+    rows = ["###########", "#X.A..B..Y#", "#.###.##..#", "#1.......2#", "###########"]
+    team = TeamCarry(kitchen(rows, STATIONS))
+    assert team.from_start("dispenser1", "chopping_board1") == 9
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(category=st.sampled_from(CATEGORIES), seed=st.integers(0, 10_000))
+def test_from_the_start_is_never_sooner_than_walking_there_first(category, seed):
+    level = task_level(SuiteTask(category, seed, 2, 1), generate_kitchen(category, seed))
+    team, geo = TeamCarry(level), Geometry(level)
+    first = {n: min(geo.to_station[n][t] for t in geo.agent_tiles) for n in team.adjacent if geo.reachable(n)}
+    for a in first:
+        for b in first:
+            assert first[a] + team.between(a, b) <= team.from_start(a, b)

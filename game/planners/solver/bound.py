@@ -216,6 +216,13 @@ class _Bounder:
             best = min([best] + [dist[p] for p in adj if p in dist])
         return best
 
+    def fetch(self, a: str, b: str) -> int:
+        """Earliest an item waiting at a (from the start) can be held next to b."""
+        from_start = getattr(self.carry, "from_start", None)
+        if from_start is not None:  # both agents, from where they stand
+            return from_start(a, b)
+        return self.walk_to(a) + self.cd(a, b)
+
     def cd(self, a: str, b: str) -> int:
         return self.carry.between(a, b)
 
@@ -231,7 +238,7 @@ class _Bounder:
         """(board, earliest end of chopping this item there) for every board."""
         out = []
         for b in self.boards:
-            t = min((self.walk_to(d) + self.cd(d, b) for d in self.dispensers.get(item, ())), default=INF)
+            t = min((self.fetch(d, b) for d in self.dispensers.get(item, ())), default=INF)
             out.append((b, t + CHOP))
         return out
 
@@ -252,7 +259,7 @@ class _Bounder:
         """Earliest the ingredient, prepared, can reach a serving window."""
         disps = self.dispensers.get(item, ())
         if kind == "raw":
-            return min((self.walk_to(d) + self.to_window(d) for d in disps), default=INF)
+            return min((self.fetch(d, w) for d in disps for w in self.windows), default=INF)
         if kind == "chop":
             return min((t + self.to_window(b) for b, t in self.chopped_at(item)), default=INF)
         dur = COOKWARE_TIME[kind]
@@ -262,7 +269,7 @@ class _Bounder:
             if kind == "pan":
                 arrive = min((t + self.cd(b, s) for b, t in self.chopped_at(item)), default=INF)
             else:
-                arrive = min((self.walk_to(d) + self.cd(d, s) for d in disps), default=INF)
+                arrive = min((self.fetch(d, s) for d in disps), default=INF)
             best = min(best, max(arrive, first) + self.to_window(s))
         return best
 
@@ -271,7 +278,7 @@ class _Bounder:
         n = len(self.dishes)
         plates = len(self.plates)
         agents = max(1, len(self.agents))
-        plate_first = min((self.walk_to(p) + self.to_window(p) for p in self.plates), default=INF)
+        plate_first = min((self.fetch(p, w) for p in self.plates for w in self.windows), default=INF)
         wash_cycle = INF
         if self.plate_return and self.sinks:
             wash_cycle = min(

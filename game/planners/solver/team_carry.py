@@ -49,6 +49,8 @@ class TeamCarry(Carry):
         self.beside = np.array([self._beside(self.adjacent[name]) for name in self.names]).reshape(-1, n)
         self.holding = [s for s in self.names if self.stations[s].kind not in NOT_HOLDING]
         self._team: dict[str, dict[str, int]] = {}
+        self._start: dict[str, dict[str, int]] = {}
+        self.starts = (tiles[level.agents[0].pos], tiles[level.agents[1].pos])
 
     def _beside(self, adj: list) -> np.ndarray:
         out = np.zeros(len(self.tiles), bool)
@@ -61,13 +63,25 @@ class TeamCarry(Carry):
             got = self._team[a] = self._search(a)
         return got.get(b, INF)
 
-    def _search(self, source: str) -> dict[str, int]:
-        """Least time from the item at `source` to an agent holding it next to each station."""
+    def from_start(self, a: str, b: str) -> int:
+        """Least time from the start, the agents where they stand, until an item waiting at a
+        (a dispenser's, a plate on its table) is held next to b."""
+        got = self._start.get(a)
+        if got is None:
+            got = self._start[a] = self._search(a, self.starts)
+        return got.get(b, INF)
+
+    def _search(self, source: str, where: tuple[int, int] | None = None) -> dict[str, int]:
+        """Least time from the item at `source` to an agent holding it next to each station; the
+        agents start `where` given, else wherever suits them best."""
         places = [source] + [s for s in self.holding if s != source]
         near = self.beside[[self.names.index(p) for p in places]]
         keeps = np.array([p in self.holding for p in places])  # the source may only hand it out
         state = np.zeros((2 + len(places), *self.valid.shape), bool)  # hand 0, hand 1, on a place
-        state[2] = self.valid
+        if where is None:
+            state[2] = self.valid
+        else:
+            state[2][where] = True
         found = np.full(len(self.names), INF)
         for t in range(MAX_STEPS):
             self._settle(state, near, keeps)
