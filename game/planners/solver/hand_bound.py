@@ -27,8 +27,8 @@ from game.engine import Level
 
 from .bound import CHOP, WASH, _Bounder
 
-EMPTY, RAW, PLATE, DIRTY = "E", "F", "P", "R"
-CARRIED = (RAW, PLATE, DIRTY)
+EMPTY, RAW, POTTED, POT, PLATE, DIRTY = "E", "F", "Q", "K", "P", "R"
+CARRIED = (RAW, POTTED, POT, PLATE, DIRTY)
 SURFACES = ("table", "chopping_board", "dispenser")  # where a lone ingredient or a plate can be put
 EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 
@@ -123,7 +123,7 @@ class _HandFlow:
             ends.append(self.change_out(p))
         self.lp.Add(sum(ends) == len(self.level.agents))
         holders = [s.name for s in self.level.stations if s.kind in SURFACES]
-        if not self._raw(holders) or not self._plates(holders):
+        if not self._raw(holders) or not self._potted(holders) or not self._plates(holders):
             return None  # something needed is out of reach: the other bounds say so
         for terms in self.balance.values():
             self.lp.Add(sum(sign * v for sign, v in terms) == 0)
@@ -162,6 +162,37 @@ class _HandFlow:
         if not self.exactly(self.changes(b.boards, RAW, EMPTY, "chop"), sum(need.values())):
             return False
         self._balanced(*self._relays(holders, RAW))
+        return True
+
+    def _potted(self, holders: list[str]) -> bool:
+        """Rice and pasta go into a pot one at a time, alone in a hand: into a pot on a stove, or
+        into one standing elsewhere, which is then carried to a stove with at most one dish's
+        worth in it (a plate takes all a pot holds)."""
+        b = self.b
+        need: dict[str, int] = {}
+        for items in b.dishes:
+            for item, kind in items:
+                if kind == "pot":
+                    need[item] = need.get(item, 0) + 1
+        if not need:
+            return True
+        for item, count in sorted(need.items()):
+            if not self.exactly(
+                self.changes(b.dispensers.get(item, ()), EMPTY, POTTED, f"pick{item}"), count
+            ):
+                return False
+        on_stove = self.changes(b.stoves, POTTED, EMPTY, "boil")
+        elsewhere = self.changes(holders, POTTED, EMPTY, "fill")
+        if not self.exactly({**on_stove, **{f"~{k}": v for k, v in elsewhere.items()}}, sum(need.values())):
+            return False
+        self._balanced(*self._relays(holders, POTTED))
+        per_pot = max(sum(1 for _, k in items if k == "pot") for items in b.dishes)
+        lifts = self.changes(holders, EMPTY, POT, "lift")
+        self._balanced(*self._relays(holders, POT))
+        onto = self.changes(b.stoves, POT, EMPTY, "stove")
+        for c in holders:  # a pot filled away from a stove is carried to one
+            self.lp.Add(sum(elsewhere[c]) <= per_pot * sum(lifts[c]))
+        self.lp.Add(sum(v for vs in onto.values() for v in vs) == sum(v for vs in lifts.values() for v in vs))
         return True
 
     def _balanced(self, puts: dict, takes: dict) -> None:
