@@ -115,3 +115,44 @@ def test_the_same_level_gives_the_same_value():
     first = kitchen(rows, SALAD, ("salad_basic",))
     again = kitchen(rows, SALAD, ("salad_basic",))  # a different object, the same content
     assert hand_bound(first) == hand_bound(again) == least_walking(again) + 4
+
+
+def test_a_window_gets_the_bound_worked_out_in_the_background(monkeypatch):
+    from game.planners.solver import bound
+
+    level = kitchen(["#L#C#", "#1..W", "#P###"], SALAD, ("salad_basic",))
+    bound.warm_known_bound(level, "paracook").join(timeout=30)
+    monkeypatch.setattr(bound, "lower_bound", lambda *a: pytest.fail("worked out twice"))
+    assert bound.known_bound(kitchen(["#L#C#", "#1..W", "#P###"], SALAD, ("salad_basic",)), "paracook") == 10
+
+
+def test_a_level_that_breaks_the_bound_shows_none(monkeypatch):
+    from game.planners.solver import bound
+
+    def broken(*args):
+        raise ZeroDivisionError("a level nobody thought of")
+
+    monkeypatch.setattr(bound, "lower_bound", broken)
+    level = kitchen(["#L#C#", "#1..W", "#P.##"], SALAD, ("salad_basic",))
+    assert bound.known_bound(level, "documented") is None
+
+
+def test_pasta_walks_to_the_pot_alone():
+    stations = {
+        "A": {"name": "dispenser1", "provides": "pasta"},
+        "T": {"name": "dispenser2", "provides": "tomato"},
+        "C": {"name": "chopping_board1"},
+        "S": {"name": "stove1", "item": "pot"},
+        "N": {"name": "stove2", "item": "pan"},
+        "P": {"name": "table1", "item": "plate"},
+        "W": {"name": "serving_window"},
+    }
+    far = kitchen(["###########", "#SNCTPW...A#", "#1.........#", "###########"], stations, ("pasta_tomato",))
+    near = kitchen(
+        ["###########", "#SANCTPW...#", "#1.........#", "###########"], stations, ("pasta_tomato",)
+    )
+    # the pasta crosses the kitchen to the pot in a hand, nine tiles, and the hand comes back
+    assert least_walking(far) >= least_walking(near) + 9
+    for level in (far, near):
+        sol = solve(level, time_limit=0.5)
+        assert sol.done and hand_bound(level) <= sol.oct

@@ -28,7 +28,7 @@ from .editor import plan_problems
 ENV_DATA = "PARACOOK_KITCHEN_DATA"
 ENV_REPLAYS = "PARACOOK_KITCHEN_REPLAYS"
 ROOT = Path(__file__).resolve().parents[2]
-PARACOOK_DIR = ROOT.parent / "shared" / "paracook"
+PARACOOK_DIR = ROOT.parent / "shared" / "paracook"  # a checkout beside the benchmark's data
 PLAN_FORMAT = "paracook-kitchen-plan"
 
 
@@ -321,7 +321,8 @@ def installed_paracook_dir() -> Path:
 
 def paper_sources() -> list[Path]:
     """Where published human times come from: the ParaCook data, the installed paper tasks."""
-    return [PARACOOK_DIR, installed_paracook_dir()]
+    named = os.environ.get("PARACOOK_DIR")  # the data somewhere else
+    return [Path(named) if named else PARACOOK_DIR, installed_paracook_dir()]
 
 
 def human_time(level: Level) -> float | None:

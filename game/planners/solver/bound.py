@@ -16,10 +16,15 @@ Relaxations used (each holds for every plan):
   over the agents, takes at least its total divided by the number of agents (carrying counted as
   if handed over at stations even for a lone agent, which may leave several items on a counter
   and walk round it once).
+- Agents hold one thing at a time: the walking that moving raw ingredients to the boards and plates
+  to the windows takes, walking back included, is at least a linear program's optimum
+  (`hand_bound`).
 """
 
 from __future__ import annotations
 
+import json
+import threading
 from collections import deque
 from dataclasses import dataclass, field
 
@@ -46,13 +51,32 @@ class Bound:
         return f"{self.value} ({', '.join(f'{k} {v}' for k, v in self.terms.items())})"
 
 
+_KNOWN: dict[tuple[str, str | None], int | None] = {}
+
+
 def known_bound(level: Level, rules: str | None = None) -> int | None:
-    """The lower bound as a number to show beside an OCT, or None when there is none."""
+    """The lower bound as a number to show beside an OCT, or None when there is none; kept, so
+    that a window asking again (or after `warm_known_bound`) gets it at once."""
+    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules)
+    if key in _KNOWN:
+        return _KNOWN[key]
     try:
         b = lower_bound(level, rules)
-    except (KeyError, ValueError):  # a level the bound cannot read: show nothing, never fail
-        return None
-    return b.value if b.finite and b.value > 0 else None
+        value = b.value if b.finite and b.value > 0 else None
+    except Exception:  # a level the bound cannot read: show nothing, never fail a window
+        value = None
+    if len(_KNOWN) >= 64:
+        _KNOWN.clear()
+    _KNOWN[key] = value
+    return value
+
+
+def warm_known_bound(level: Level, rules: str | None = None) -> threading.Thread:
+    """Work the bound out in the background (a fraction of a second), so that a result card or
+    viewer shown later does not wait for it on the window's thread."""
+    worker = threading.Thread(target=known_bound, args=(level, rules), daemon=True)
+    worker.start()
+    return worker
 
 
 class Carry:
@@ -111,16 +135,18 @@ class Carry:
 
 
 def lower_bound(level: Level, rules: str | None = None, routes: bool = False) -> Bound:
-    """The largest of several relaxations (see the module docstring); with `routes`, also the
+    """The largest of several relaxations (see the module docstring), the hands term among them
+    (`hand_bound`, a linear program of a few milliseconds); with `routes`, also the
     agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
     enough for it. 0 with no orders."""
     if not level.orders:
         return Bound(0)
-    bound = _Bounder(level).bound()
+    bounder = _Bounder(level)
+    bound = bounder.bound()
     if bound.finite:
         from .hand_bound import hand_bound
 
-        hands = hand_bound(level)
+        hands = hand_bound(level, bounder)
         bound.terms["hands"] = hands
         bound.value = max(bound.value, hands)
     if routes and bound.finite:
@@ -137,11 +163,19 @@ class _Bounder:
     def __init__(self, level: Level):
         self.level = level
         # how soon an item can get somewhere: a lone agent hands nothing over (what it puts down
-        # on one side it walks round to take), so it walks every tile the item travels ...
-        self.carry = Carry(level, handoffs=len(level.agents) > 1)
-        # ... but how long it holds items is shorter: after one walk round a counter it can take
-        # several items it left there, so the work bound counts carrying as if handed over
-        self.held = self.carry if len(level.agents) > 1 else Carry(level, handoffs=True)
+        # on one side it walks round to take), so it walks every tile the item travels; two
+        # agents hand over only where the other one can be (`TeamCarry`); more are counted as
+        # if a helper stood behind every counter ...
+        agents = len(level.agents)
+        if agents == 2:
+            from .team_carry import TeamCarry
+
+            self.carry: Carry = TeamCarry(level)
+        else:
+            self.carry = Carry(level, handoffs=agents > 1)
+        # ... but how long items are held is shorter: after one walk round a counter an agent can
+        # take several items it left there, so the work bound counts carrying as if handed over
+        self.held = self.carry if agents > 2 else Carry(level, handoffs=True)
         stations = [s for s in level.stations]
         kinds: dict[str, list[str]] = {}
         for s in stations:
@@ -182,6 +216,13 @@ class _Bounder:
             best = min([best] + [dist[p] for p in adj if p in dist])
         return best
 
+    def fetch(self, a: str, b: str) -> int:
+        """Earliest an item waiting at a (from the start) can be held next to b."""
+        from_start = getattr(self.carry, "from_start", None)
+        if from_start is not None:  # both agents, from where they stand
+            return from_start(a, b)
+        return self.walk_to(a) + self.cd(a, b)
+
     def cd(self, a: str, b: str) -> int:
         return self.carry.between(a, b)
 
@@ -197,7 +238,7 @@ class _Bounder:
         """(board, earliest end of chopping this item there) for every board."""
         out = []
         for b in self.boards:
-            t = min((self.walk_to(d) + self.cd(d, b) for d in self.dispensers.get(item, ())), default=INF)
+            t = min((self.fetch(d, b) for d in self.dispensers.get(item, ())), default=INF)
             out.append((b, t + CHOP))
         return out
 
@@ -218,7 +259,7 @@ class _Bounder:
         """Earliest the ingredient, prepared, can reach a serving window."""
         disps = self.dispensers.get(item, ())
         if kind == "raw":
-            return min((self.walk_to(d) + self.to_window(d) for d in disps), default=INF)
+            return min((self.fetch(d, w) for d in disps for w in self.windows), default=INF)
         if kind == "chop":
             return min((t + self.to_window(b) for b, t in self.chopped_at(item)), default=INF)
         dur = COOKWARE_TIME[kind]
@@ -228,7 +269,7 @@ class _Bounder:
             if kind == "pan":
                 arrive = min((t + self.cd(b, s) for b, t in self.chopped_at(item)), default=INF)
             else:
-                arrive = min((self.walk_to(d) + self.cd(d, s) for d in disps), default=INF)
+                arrive = min((self.fetch(d, s) for d in disps), default=INF)
             best = min(best, max(arrive, first) + self.to_window(s))
         return best
 
@@ -237,7 +278,7 @@ class _Bounder:
         n = len(self.dishes)
         plates = len(self.plates)
         agents = max(1, len(self.agents))
-        plate_first = min((self.walk_to(p) + self.to_window(p) for p in self.plates), default=INF)
+        plate_first = min((self.fetch(p, w) for p in self.plates for w in self.windows), default=INF)
         wash_cycle = INF
         if self.plate_return and self.sinks:
             wash_cycle = min(

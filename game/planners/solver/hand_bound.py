@@ -27,8 +27,8 @@ from game.engine import Level
 
 from .bound import CHOP, WASH, _Bounder
 
-EMPTY, RAW, PLATE, DIRTY = "E", "F", "P", "R"
-CARRIED = (RAW, PLATE, DIRTY)
+EMPTY, RAW, POTTED, POT, PLATE, DIRTY = "E", "F", "Q", "K", "P", "R"
+CARRIED = (RAW, POTTED, POT, PLATE, DIRTY)
 SURFACES = ("table", "chopping_board", "dispenser")  # where a lone ingredient or a plate can be put
 EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 
@@ -36,39 +36,38 @@ EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 _SEEN: dict[str, int] = {}  # the card, the viewer and a report ask again for the same level
 
 
-def hand_bound(level: Level) -> int:
+def hand_bound(level: Level, bounder: _Bounder | None = None) -> int:
     """The least OCT the agents' hands allow (0 when the level has nothing to bound)."""
     key = json.dumps(level.to_dict(), sort_keys=True, default=str)
     if key not in _SEEN:
         if len(_SEEN) >= 64:
             _SEEN.clear()
-        _SEEN[key] = _hand_bound(level)
+        _SEEN[key] = _hand_bound(level, bounder or _Bounder(level))
     return _SEEN[key]
 
 
-def _hand_bound(level: Level) -> int:
-    walk = least_walking(level)
+def _hand_bound(level: Level, b: _Bounder) -> int:
+    walk = least_walking(level, b)
     if walk is None:
         return 0
-    b = _Bounder(level)
     chops = sum(1 for items in b.dishes for _, k in items if k in ("chop", "pan"))
     washes = max(0, len(b.dishes) - len(b.plates))
     return -(-(walk + CHOP * chops + WASH * washes) // max(1, len(level.agents)))
 
 
-def least_walking(level: Level) -> int | None:
+def least_walking(level: Level, bounder: _Bounder | None = None) -> int | None:
     """The least total walking of all agents before the last serve; None when it cannot tell."""
     if not level.orders or not level.agents:
         return None
-    return _HandFlow(level).solve()
+    return _HandFlow(level, bounder or _Bounder(level)).solve()
 
 
 class _HandFlow:
-    def __init__(self, level: Level):
+    def __init__(self, level: Level, b: _Bounder):
         from ortools.linear_solver import pywraplp
 
         self.level = level
-        self.b = _Bounder(level)
+        self.b = b
         self.lp = pywraplp.Solver.CreateSolver("GLOP")
         self.tiles = self._reachable()
         self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
@@ -124,7 +123,7 @@ class _HandFlow:
             ends.append(self.change_out(p))
         self.lp.Add(sum(ends) == len(self.level.agents))
         holders = [s.name for s in self.level.stations if s.kind in SURFACES]
-        if not self._raw(holders) or not self._plates(holders):
+        if not self._raw(holders) or not self._potted(holders) or not self._plates(holders):
             return None  # something needed is out of reach: the other bounds say so
         for terms in self.balance.values():
             self.lp.Add(sum(sign * v for sign, v in terms) == 0)
@@ -163,6 +162,37 @@ class _HandFlow:
         if not self.exactly(self.changes(b.boards, RAW, EMPTY, "chop"), sum(need.values())):
             return False
         self._balanced(*self._relays(holders, RAW))
+        return True
+
+    def _potted(self, holders: list[str]) -> bool:
+        """Rice and pasta go into a pot one at a time, alone in a hand: into a pot on a stove, or
+        into one standing elsewhere, which is then carried to a stove with at most one dish's
+        worth in it (a plate takes all a pot holds)."""
+        b = self.b
+        need: dict[str, int] = {}
+        for items in b.dishes:
+            for item, kind in items:
+                if kind == "pot":
+                    need[item] = need.get(item, 0) + 1
+        if not need:
+            return True
+        for item, count in sorted(need.items()):
+            if not self.exactly(
+                self.changes(b.dispensers.get(item, ()), EMPTY, POTTED, f"pick{item}"), count
+            ):
+                return False
+        on_stove = self.changes(b.stoves, POTTED, EMPTY, "boil")
+        elsewhere = self.changes(holders, POTTED, EMPTY, "fill")
+        if not self.exactly({**on_stove, **{f"~{k}": v for k, v in elsewhere.items()}}, sum(need.values())):
+            return False
+        self._balanced(*self._relays(holders, POTTED))
+        per_pot = max(sum(1 for _, k in items if k == "pot") for items in b.dishes)
+        lifts = self.changes(holders, EMPTY, POT, "lift")
+        self._balanced(*self._relays(holders, POT))
+        onto = self.changes(b.stoves, POT, EMPTY, "stove")
+        for c in holders:  # a pot filled away from a stove is carried to one
+            self.lp.Add(sum(elsewhere[c]) <= per_pot * sum(lifts[c]))
+        self.lp.Add(sum(v for vs in onto.values() for v in vs) == sum(v for vs in lifts.values() for v in vs))
         return True
 
     def _balanced(self, puts: dict, takes: dict) -> None:

@@ -19,7 +19,7 @@ DEFAULT_TIME_LIMIT = 10.0
 # decodes per second of time limit, per (task x agent): measured on a 2-core machine, with room
 # to spare so that a busy machine still finishes well inside the limit
 DECODE_COST_S = 40e-6
-BUDGET_SHARE = 0.4
+BUDGET_SHARE = 0.8
 MIN_BUDGET, MAX_BUDGET = 50, 5_000_000
 VERIFY = 8  # distinct best schedules run through the engine when no improvement passed it
 # the budget, not the clock, ends a search, so that its plan does not depend on the machine's

@@ -34,11 +34,33 @@ class Card:
     replay: Path | None = None
 
 
-def bound_text(level: Level, oct_: float, rules: str | None) -> str:
-    from game.planners.solver.bound import known_bound
+def bound_text(level: Level, oct_: float, rules: str | None, bound: float | None = None) -> str:
+    """The lower bound beside an OCT: `bound` when it is known already (the planner reported it),
+    else the level's own."""
+    if bound is None:
+        from game.planners.solver.bound import known_bound
 
-    b = known_bound(level, rules)
-    return f"{b}   (no plan can finish sooner; OCT / bound {oct_ / b:.2f})" if b else "-"
+        bound = known_bound(level, rules)
+    if not bound:
+        return "-"
+    return f"{panels.fmt(bound)}   (no plan can finish sooner; OCT / bound {oct_ / bound:.2f})"
+
+
+def warm_bound(level: Level, rules: str | None) -> None:
+    """Start working out the level's bound now, so that the result card has it at once."""
+    try:
+        from game.planners.solver.bound import warm_known_bound
+    except ImportError:  # the planner is not installed: the card shows no bound
+        return
+    warm_known_bound(level, rules)
+
+
+def gap_text(oct_: float, bound: float) -> str:
+    """How far an OCT is above its lower bound."""
+    gap = oct_ / bound - 1
+    if gap < 0:
+        return "-   (the bound reported is above the OCT)"
+    return f"{gap:.0%} above the bound" + ("   (no plan can be faster)" if gap == 0 else "")
 
 
 def build_card(

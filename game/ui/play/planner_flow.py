@@ -4,7 +4,7 @@ own plan (read-only) or in the replay viewer. The person's plan is never replace
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from game.engine import PlanError, parse_plan
 from game.ui import planner_job as strong
@@ -12,7 +12,8 @@ from game.ui import store
 from game.ui.editor import PlanEditor
 from game.ui.render import play_panels as panels
 
-from .card import Card
+from .card import Card, bound_text, gap_text
+from .toolbar import job_look
 
 if TYPE_CHECKING:
     from .screen import PlayScreen
@@ -30,6 +31,7 @@ class PlannerFlow:
         if self.job is not None:
             self.job.cancel()
             self.job = None
+            self.s._dirty = True
             self.s.say("planning cancelled")
             return
         try:
@@ -37,23 +39,28 @@ class PlannerFlow:
         except (OSError, ValueError) as e:
             self.s.notice = ("The built-in planner could not start", [str(e)])
             return
+        self.s._dirty = True
         self.s.say("the built-in planner is working in the background; you can keep planning")
 
     def poll(self) -> None:
+        """Hear from the planner; the window is redrawn only when what it shows of the job moved."""
         assert self.job is not None
+        before = job_look(self.job.state)
         state = self.job.poll()
         if state.status == "running":
+            if job_look(state) != before:
+                self.s._dirty = True
             return
         self.job = None
         self.s._dirty = True
         if state.status == "failed":
             self.s.notice = ("The built-in planner failed", [state.error, "Your plan is unchanged."])
         elif state.status == "done":
-            self._planner_done(state.plan, state.elapsed)
+            self._planner_done(state)
 
-    def _planner_done(self, data: Any, elapsed: float) -> None:
+    def _planner_done(self, state: strong.JobState) -> None:
         try:
-            plan = parse_plan(data, self.s.level.agent_names)
+            plan = parse_plan(state.plan, self.s.level.agent_names)
         except PlanError as e:
             self.s.notice = ("The built-in planner's plan cannot be read", list(e.problems)[:8])
             return
@@ -70,8 +77,15 @@ class PlannerFlow:
         rows = [
             ("Its time (OCT)", panels.fmt(result.time) if result.done else f"not served: {result.error}"),
             ("Your plan", f"done in {panels.fmt(mine.time)}" if mine.done else "not finished yet"),
+        ]
+        if result.done and state.bound is not None:  # the bound the planner reported
+            rows += [
+                ("Lower bound", bound_text(self.s.level, result.time, self.s.editor.rules, state.bound)),
+                ("Gap", gap_text(result.time, state.bound)),
+            ]
+        rows += [
             ("Its actions", str(self.planner_editor.action_count)),
-            ("Planning took", f"{elapsed:.1f} s"),
+            ("Planning took", f"{state.elapsed:.1f} s"),
         ]
         notes = ["Your plan stays as it is. 'View its plan' shows the planner's plan here (Esc comes back)."]
         title = f"Built-in planner: {outcome}"

@@ -26,7 +26,7 @@ from game.ui.render import play_panels as panels
 
 from . import history
 from .autosave import Autosaver
-from .card import Card, CardView
+from .card import Card, CardView, warm_bound
 from .clock import PlayClock
 from .dialogs import FileDialog
 from .files import PlanFiles
@@ -97,6 +97,8 @@ class PlayScreen:
         self.pointer = Pointer(self)
         self.planner_flow = PlannerFlow(self)
         self.results = Results(self)
+        if self.options.record_scores:  # the result card's bound, worked out in the background
+            warm_bound(level, self.editor.rules)
         self.layout = Layout.for_size(self.size, len(level.agent_names))
         self.resize(self.size)
         if restored:
@@ -238,8 +240,9 @@ class PlayScreen:
         return nxt
 
     def needs_draw(self) -> bool:
-        """True when the last draw is out of date (the app skips drawing otherwise)."""
-        return self._dirty or self.clock.playing or self.job is not None
+        """True when the last draw is out of date (the app skips drawing otherwise; a running
+        planner marks it out of date when its progress shown moves)."""
+        return self._dirty or self.clock.playing
 
     def draw(self, surface: pygame.Surface) -> None:
         self._dirty = False

@@ -10,7 +10,7 @@ import pygame_gui
 from game.ui.planner_job import JobState
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
-from game.ui.render.text import blit_text, ellipsize
+from game.ui.render.text import blit_text, ellipsize, font
 
 STRONG_TIP = "Run the built-in planner on this level (in the background)"
 TOOLBAR = (
@@ -27,6 +27,8 @@ TOOLBAR = (
     ("help", "Help", "Controls (F1 or ?)"),
 )
 PROGRESS = (86, 180, 233)
+BAR_W = 170  # the planner's progress bar
+JOB_SIZE = 18
 FILE_BUTTONS = ("save", "open", "export")
 WIDE_ONLY = ("slower", "faster")  # below WIDE px these stay on their keys ([ and ]) only
 WIDE = 1280
@@ -84,6 +86,41 @@ class Toolbar:
                 button.disable()
 
 
+def job_text(job: JobState) -> str:
+    """The search's progress in words: best OCT so far, lower bound, gap (what is known of them)."""
+    parts = []
+    if job.best_oct is not None:
+        parts.append(f"best OCT {panels.fmt(job.best_oct)}")
+    if job.bound is not None:
+        parts.append(f"bound {panels.fmt(job.bound)}")
+    if job.gap is not None:
+        parts.append(f"gap {job.gap:.0%}" if job.gap < 10 else "gap >999%")
+    return "  ·  ".join(parts) or "planning"
+
+
+def job_look(job: JobState) -> tuple:
+    """What the title bar shows of a job: when it changes, the window is redrawn."""
+    return job_text(job), f"{job.elapsed:.0f} s", round(BAR_W * job.fraction)
+
+
+def draw_job(surface: pygame.Surface, top: pygame.Rect, right: int, job: JobState) -> int:
+    """The planner's progress, right-aligned at `right`: its words above a bar that follows the
+    search, the seconds beside the bar. Returns the x where it starts."""
+    text = job_text(job)
+    width = max(BAR_W + 8 + font(JOB_SIZE).size("888 s")[0], font(JOB_SIZE).size(text)[0])
+    x = right - width
+    blit_text(surface, text, (right, top.y + 5), JOB_SIZE, P.TEXT, anchor="topright")
+    seconds = blit_text(
+        surface, f"{job.elapsed:.0f} s", (right, top.bottom - 6), JOB_SIZE, P.TEXT_DIM, anchor="bottomright"
+    )
+    bar = pygame.Rect(seconds.x - 8 - BAR_W, top.bottom - 14, BAR_W, 8)
+    pygame.draw.rect(surface, P.PANEL_LIGHT, bar, border_radius=3)
+    filled = bar.copy()
+    filled.w = max(3, round(bar.w * job.fraction))
+    pygame.draw.rect(surface, PROGRESS, filled, border_radius=3)
+    return x
+
+
 def draw_title_bar(
     surface: pygame.Surface, top: pygame.Rect, right: int, title: str, viewing: bool, job: JobState | None
 ) -> None:
@@ -91,17 +128,17 @@ def draw_title_bar(
     progress while it runs, all left of `right` (where the buttons start)."""
     pygame.draw.rect(surface, P.PANEL, top)
     if job is not None:
-        bar = pygame.Rect(right - 150, top.centery - 7, 150, 14)
-        pygame.draw.rect(surface, P.PANEL_LIGHT, bar, border_radius=4)
-        filled = bar.copy()
-        filled.w = max(4, round(bar.w * job.fraction))
-        pygame.draw.rect(surface, PROGRESS, filled, border_radius=4)
-        label = f"planning {job.elapsed:.0f} s"
-        right = blit_text(surface, label, (bar.x - 8, bar.centery), 18, P.TEXT_DIM, anchor="midright").x - 8
+        right = draw_job(surface, top, right, job) - 12
     if viewing:
         text, colour = "Viewing the built-in planner's plan  -  Esc: back to yours, U: use it", panels.NEXT
     else:
         text, colour = title, P.TEXT
     blit_text(
-        surface, ellipsize(text, right - 12, 24), (12, top.centery), 24, colour, bold=True, anchor="midleft"
+        surface,
+        ellipsize(text, right - 12, 24, bold=True),
+        (12, top.centery),
+        24,
+        colour,
+        bold=True,
+        anchor="midleft",
     )

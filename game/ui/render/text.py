@@ -70,8 +70,8 @@ def fit_size(text: str, width: int, largest: int, smallest: int = 8) -> int:
     return size
 
 
-def ellipsize(text: str, width: int, size: int) -> str:
-    f = font(size)
+def ellipsize(text: str, width: int, size: int, bold: bool = False) -> str:
+    f = font(size, bold)
     if f.size(text)[0] <= width:
         return text
     while text and f.size(text + "…")[0] > width:
