@@ -217,3 +217,12 @@ def test_level_from_map_is_used_by_the_rice_kitchen():
     again = level_from_map(level.to_paracook_map(), level.orders, level.recipes)
     exact = exact_optimum(again)
     assert exact is not None and exact.oct == 19
+
+
+def test_a_walled_off_plate_is_unsolvable_at_once():
+    rows = ["#L.C#", "#1..#", "##.W#", "P####"]  # the plate's table touches no floor the agent walks
+    level = kitchen(rows, TINY[0][1], ("salad_basic",))
+    start = time.monotonic()
+    outcome = exact_search(level)
+    assert outcome.status == "unsolvable" and outcome.states == 0
+    assert time.monotonic() - start < 5

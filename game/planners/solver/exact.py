@@ -364,7 +364,9 @@ class Estimate:
             first = min([first] + [self.geo.to_station[d][tile] for d in starts])
             if first >= INF:
                 first = 0
-        hands = now + first + carries + to_stove["pan"] + to_stove["pot"] + (0 if plate >= INF else plate)
+        if plate >= INF:
+            return INF  # no plate the agent can reach, and none to wash
+        hands = now + first + carries + to_stove["pan"] + to_stove["pot"] + plate
         if len(to_cook) > 1 and all(ready_lb[k][0] and ready_lb[k][2] >= INF for k, _, _ in to_cook):
             best = max(best, now + first + self.last_batch(to_cook))
         return math.ceil(max(best, hands))
