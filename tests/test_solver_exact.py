@@ -226,3 +226,52 @@ def test_a_walled_off_plate_is_unsolvable_at_once():
     outcome = exact_search(level)
     assert outcome.status == "unsolvable" and outcome.states == 0
     assert time.monotonic() - start < 5
+
+
+def test_the_benchmark_summary_counts_only_known_optima():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "exact_bench.py"
+    spec = importlib.util.spec_from_file_location("exact_bench", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    rows = [
+        {
+            "task": "a",
+            "planner": 60,
+            "optimum": 50,
+            "status": "optimal",
+            "bound": 40,
+            "states": 10,
+            "seconds": 1.0,
+            "rate": 10,
+        },
+        {
+            "task": "b",
+            "planner": 30,
+            "optimum": 30,
+            "status": "optimal",
+            "bound": 30,
+            "states": 5,
+            "seconds": 3.0,
+            "rate": 2,
+        },
+        {
+            "task": "c",
+            "planner": 90,
+            "optimum": None,
+            "status": "budget",
+            "bound": 45,
+            "states": 99,
+            "seconds": 60.0,
+            "rate": 2,
+        },
+    ]
+    text = "\n".join(bench.summary(rows))
+    assert "solved 2/3" in text
+    assert "mean planner / optimum 1.100 over 2 tasks" in text
+    assert "mean optimum / bound 1.125 over 2 tasks" in text
+    assert "planner optimal on 1/2" in text
+    assert "unknown" in bench.line(rows[2]) and " 50 " in bench.line(rows[0])
+    assert len(bench.suite_tasks()) == 30
