@@ -275,3 +275,73 @@ def test_the_benchmark_summary_counts_only_known_optima():
     assert "planner optimal on 1/2" in text
     assert "unknown" in bench.line(rows[2]) and " 50 " in bench.line(rows[0])
     assert len(bench.suite_tasks()) == 30
+
+
+# -- a second, plainer exhaustive search: unit steps, no macros, no dominance across time ---------
+def unit_step_optimum(level, rules: str, horizon: int) -> float | None:
+    """The least OCT over plans made of one-tile MoveTos, Interacts, Processes and Waits of 1,
+    breadth-first on time over the engine's states (a state merged only with itself at the same
+    time): slow, but it knows nothing of macros, waiting instants, dominance or heuristics. Like
+    the solver it makes no more ingredients than the orders need."""
+    from game.engine import get_rules
+    from game.engine.plan import Action
+    from game.planners.solver.exact import Stepper
+    from game.planners.solver.model import Geometry
+
+    geo = Geometry(level)
+    stepper = Stepper(level, get_rules(rules), geo)
+    stations = [s for s in level.stations if s.kind not in (None, "wall")]
+    buckets = {0: {stepper.start()}}
+    most = sum(len(level.recipe_book[o].ingredients) for o in level.orders)
+    for t in range(horizon + 1):
+        todo, seen = list(buckets.pop(t, ())), set()
+        while todo:
+            state = todo.pop()
+            if state in seen:
+                continue
+            seen.add(state)
+            if state.served == len(level.orders):
+                return t
+            pos = geo.tiles[state.tile]
+            near = [s.name for s in stations if s.pos in set(level.neighbours(pos))]
+            actions = [Action("Wait", duration=1)]
+            actions += [Action("MoveTo", p) for p in level.neighbours(pos) if level.is_floor(p)]
+            actions += [Action(kind, n) for n in near for kind in ("Interact", "Process")]
+            for action in actions:
+                stepped = stepper.step(state, t, (action,))
+                if stepped is None:
+                    continue
+                new, end = stepped
+                if ingredients(new) > most:
+                    continue  # the solver's one assumption: no ingredient beyond the orders' needs
+                if end == t:
+                    todo.append(new)
+                elif end <= horizon:
+                    buckets.setdefault(end, set()).add(new)
+    return None
+
+
+def ingredients(code) -> int:
+    """How many ingredients a compact state holds (each is a (name, state) pair of strings)."""
+    if isinstance(code, tuple) and len(code) == 2 and all(isinstance(x, str) for x in code):
+        return 1
+    if isinstance(code, tuple):
+        return sum(ingredients(c) for c in code)
+    if hasattr(code, "surfaces"):
+        return ingredients(code.held) + ingredients(code.surfaces)
+    return 0
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_equals_a_unit_step_exhaustive_search_with_cooking(rules):
+    level = rice_bowl_kitchen()
+    exact = exact_optimum(level, rules)
+    assert exact is not None
+    assert unit_step_optimum(level, rules, horizon=int(exact.oct)) == exact.oct == 19
+
+
+def test_equals_a_unit_step_exhaustive_search_without_cooking():
+    rows, stations, order = TINY[1][:3]
+    level = kitchen(rows, stations, (order,))
+    exact = exact_optimum(level)
+    assert unit_step_optimum(level, "paracook", horizon=int(exact.oct)) == exact.oct
