@@ -118,9 +118,22 @@ def test_a_budget_gives_unknown_never_a_wrong_value():
     for o in outcomes:
         assert o.status in ("optimal", "budget")
         assert o.exact is None or o.exact.oct == full.exact.oct
+        assert o.lower <= full.exact.oct  # a proven bound even when the budget runs out
+    lowers = [o.lower for o in outcomes]
+    assert lowers == sorted(lowers) and lowers[-1] == full.exact.oct
     assert outcomes[-1].exact is not None
     late = exact_search(level, max_states=10**9, time_limit=0.0)
     assert late.exact is None or late.exact.oct == full.exact.oct
+
+
+def test_an_unfinished_search_still_proves_a_bound_below_the_optimum():
+    level = task_level(SuiteTask("salad", 42, 1, 1), generate_kitchen("salad", 42))
+    full = exact_search(level, max_states=50_000)
+    assert full.status == "optimal" and full.lower == full.exact.oct
+    first = exact_search(level, max_states=0)  # only the first estimate
+    cut = exact_search(level, max_states=full.states - 1)
+    assert cut.status == first.status == "budget" and cut.exact is None
+    assert first.lower < cut.lower <= full.exact.oct
 
 
 def test_the_search_is_deterministic():
@@ -263,6 +276,7 @@ def test_the_benchmark_summary_counts_only_known_optima():
             "optimum": None,
             "status": "budget",
             "bound": 45,
+            "lower": 50,
             "states": 99,
             "seconds": 60.0,
             "rate": 2,
@@ -273,7 +287,8 @@ def test_the_benchmark_summary_counts_only_known_optima():
     assert "mean planner / optimum 1.100 over 2 tasks" in text
     assert "mean optimum / bound 1.125 over 2 tasks" in text
     assert "planner optimal on 1/2" in text
-    assert "unknown" in bench.line(rows[2]) and " 50 " in bench.line(rows[0])
+    assert ">=50" in bench.line(rows[2]) and " 50 " in bench.line(rows[0])
+    assert "unknown: 1" in text and "mean planner / that floor 1.800" in text
     assert len(bench.suite_tasks()) == 30
 
 

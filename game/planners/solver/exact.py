@@ -82,13 +82,15 @@ class Exact:
 @dataclass
 class Outcome:
     """How a search ended: optimal (with `exact`), unsolvable (no plan serves the orders) or
-    budget (the state or time budget ran out first: unknown)."""
+    budget (the state or time budget ran out first: the optimum is unknown, but at least
+    `lower`, the largest estimate the search had reached)."""
 
     status: str
     exact: Exact | None = None
     states: int = 0
     seconds: float = 0.0
     reason: str = ""
+    lower: float = 0  # a proven lower bound on the optimum (the optimum itself when found)
 
 
 @dataclass
@@ -285,8 +287,10 @@ class Search:
         heap = [(h0, 0, 0, 0, start)]
         expanded = 0
         orders = len(self.level.orders)
+        floor = h0  # every f popped is at most the optimum (A*: admissible estimates)
         while heap:
             f, _, now, node, state = heapq.heappop(heap)
+            floor = max(floor, f)
             if best.get(self.key(state, now), INF) < now:
                 continue
             if state.served == orders:
@@ -302,6 +306,7 @@ class Search:
                     states=expanded,
                     seconds=clock.monotonic() - started,
                     reason=f"stopped after {expanded - 1} states",
+                    lower=floor,
                 )
             for actions, stepped in self.successors(state, now):
                 if stepped is None:
@@ -337,7 +342,7 @@ class Search:
             )
         seconds = clock.monotonic() - started
         exact = Exact(oct_, plan, self.rules.name, expanded, seconds)
-        return Outcome("optimal", exact, expanded, seconds)
+        return Outcome("optimal", exact, expanded, seconds, lower=oct_)
 
 
 def check_supported(level: Level) -> None:
