@@ -110,7 +110,7 @@ def main() -> int:
     p.add_argument("--budget", type=float, default=60.0, help="seconds per task (default 60)")
     p.add_argument("--planner-limit", type=float, default=10.0, help="the planner's time limit (default 10)")
     p.add_argument("--paracook", action="store_true", help="also the ParaCook one-agent one-order tasks")
-    p.add_argument("--only", help="only tasks whose name contains this")
+    p.add_argument("--only", help="only tasks whose name contains this (several: comma-separated)")
     p.add_argument("--out", help="also write every row as JSON")
     args = p.parse_args()
     tasks = suite_tasks()
@@ -120,7 +120,8 @@ def main() -> int:
         else:
             print(f"note: {PARACOOK} is missing; skipping the ParaCook tasks", file=sys.stderr)
     if args.only:
-        tasks = [t for t in tasks if args.only in t[0]]
+        wanted = args.only.split(",")
+        tasks = [t for t in tasks if any(w in t[0] for w in wanted)]
     rows = []
     for task, path, orders in tasks:
         row = run_task(task, path, orders, args.rules, args.planner_limit, args.states, args.budget)
