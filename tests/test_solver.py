@@ -111,6 +111,15 @@ def test_a_used_pan_cooks_the_next_patty_at_once_under_paracook_rules():
     assert fast.oct + 10 <= slow.oct
 
 
+def test_a_pan_used_again_after_it_finished_counts_from_when_the_engine_saw_it_finish():
+    # one agent, four pasta dishes, one pan: fish and prawn go in at different times, and the
+    # engine stops a finished pan's count at its next event; the planner's timing must agree
+    level = load_level(ROOT / "levels" / "suite" / "pasta" / "seed_128" / "agent_num_1" / "orders_num_4.yaml")
+    sol = solve(level, "paracook", time_limit=0.3)
+    assert sol.done, sol.note
+    assert sol.predicted == sol.oct  # the schedule ran in the engine exactly as it was timed
+
+
 def test_a_level_that_cannot_be_served_says_why():
     level = kitchen(["#MCPW#", "#1...#"], STATIONS, ("burger_basic",))  # no stove, no bread
     sol = solve(level, time_limit=0.1)

@@ -7,6 +7,8 @@ finish, so a genome decodes to a deadlock only rarely (and then scores as infeas
 
 from __future__ import annotations
 
+from bisect import insort
+
 from .model import INF, KitchenModel
 from .plate_steps import PlateSteps
 from .prep_steps import PrepSteps
@@ -70,6 +72,7 @@ class Decoder(PrepSteps, PlateSteps):
         self.late: dict[int, int] = {}  # need id -> start time that would make its dish in time
         self.prepared: dict[int, tuple[int, int | None]] = {}  # need id -> (start, fresh since)
         self.agents = [AgentClock(tile) for tile in m.geo.agent_tiles]
+        self.events: list[int] = []  # the engine events of the schedule so far, in time order
         self.cal: dict[str, list[list]] = {}
         self.cook = {s: Cookware(kind) for kind, stoves in m.cookware.items() for s in stoves}
         self.stage: dict[int, tuple[str, tuple]] = {}  # need id -> (station, ready event)
@@ -280,6 +283,10 @@ class Decoder(PrepSteps, PlateSteps):
         a = self.agents[w.idx]
         a.tile, a.t, a.s, a.seq = w.tile, w.t, w.s, w.seq
         a.ops.extend(w.ops)
+        for op in w.ops:
+            insort(self.events, op.t)
+            if op.dur:
+                insort(self.events, op.t + op.dur)
         for eff in effects:
             getattr(self, "_eff_" + eff[0])(*eff[1:])
 
@@ -309,9 +316,7 @@ class Decoder(PrepSteps, PlateSteps):
 
     def _eff_add(self, stove: str, dish: int, t: int, need_id: int) -> None:
         c = self.cook[stove]
-        if c.first_t is None:
-            c.first_t = t
-        c.count += 1
+        c.add(t, self.events)
         b = c.open
         if b is None:
             b = c.open = Batch(dish, t, t, 1, c.count)

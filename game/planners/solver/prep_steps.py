@@ -4,7 +4,7 @@ the plate, put it in a pot or pan, or hand it over on a table (mixed into the De
 from __future__ import annotations
 
 from .tasks import STAGE, Task
-from .timing import CHOP, OPEN, Batch, Cookware, Walker
+from .timing import CHOP, OPEN, Batch, Walker
 
 
 class PrepSteps:
@@ -207,11 +207,12 @@ class PrepSteps:
     def ready_after_add(self, stove: str, dish: int, t: int) -> int:
         c = self.cook[stove]
         b = c.open
-        if b is None:
-            probe = Cookware(c.kind, t if c.first_t is None else c.first_t)
-            return probe.ready(Batch(dish, t, t, 1, c.count + 1), self.model.cumulative)
-        probe = Cookware(c.kind, c.first_t)
-        return probe.ready(Batch(dish, b.first_t, t, b.n + 1, c.count + 1), self.model.cumulative)
+        batch = (
+            Batch(dish, t, t, 1, c.count + 1)
+            if b is None
+            else Batch(dish, b.first_t, t, b.n + 1, c.count + 1)
+        )
+        return c.probe(t, self.events).ready(batch, self.model.cumulative)
 
     def cooked(self, task: Task, idx: int):
         need, dish = task.need, task.dish

@@ -8,6 +8,7 @@ never off by one."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -55,16 +56,52 @@ class Batch:
 
 @dataclass
 class Cookware:
+    """Under `paracook` the engine counts cooking from a pot's or pan's first ingredient on, but
+    when what is in it is done the count stops, at the first engine event from then on, at what
+    it required: an ingredient added later counts from that event (so a pan left idle long
+    enough cooks the next patty at once). `origin` is that moment as far as the schedule so far
+    shows it (a later event, or the add itself, is never too early), `done` the items before."""
+
     kind: str
     first_t: int | None = None
     count: int = 0
     open: Batch | None = None
     last_scoop: tuple = EV0
+    origin: int = 0  # cumulative cooking counts from here ...
+    done: int = 0  # ... for the items put in after the first `done`
+    last_add: int = -1
+
+    def counted_from(self, t: int, events: list[int]) -> tuple[int, int]:
+        """(origin, done) once an ingredient goes in at t; `events`: known event times, sorted."""
+        if self.first_t is None:
+            return t, 0
+        finished = self.origin + COOKWARE_TIME[self.kind] * (self.count - self.done)
+        if finished > t:
+            return self.origin, self.done
+        # the engine notices it is done at its next event after the last add (cooking advances
+        # before the agents act, so not at the instant of that add)
+        k = bisect_left(events, max(finished, self.last_add + 1))
+        return min(t, events[k]) if k < len(events) else t, self.count
+
+    def add(self, t: int, events: list[int]) -> None:
+        self.origin, self.done = self.counted_from(t, events)
+        if self.first_t is None:
+            self.first_t = t
+        self.count += 1
+        self.last_add = t
 
     def ready(self, b: Batch, cumulative: bool) -> int:
         dur = COOKWARE_TIME[self.kind]
-        base = self.first_t + dur * b.cum if cumulative else b.first_t + dur * b.n
+        base = self.origin + dur * (b.cum - self.done) if cumulative else b.first_t + dur * b.n
         return max(b.last_t + 1, base)
+
+    def probe(self, t: int, events: list[int]) -> Cookware:
+        """This cookware as it would be with one more ingredient put in at t."""
+        out = Cookware(
+            self.kind, self.first_t, self.count, self.open, self.last_scoop, self.origin, self.done
+        )
+        out.add(t, events)
+        return out
 
 
 @dataclass
