@@ -55,6 +55,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="processes: for one level, N searches with different seeds (the best wins; the same N "
         "gives the same plan); with --suite, N levels at once",
     )
+    p.add_argument(
+        "--exact",
+        action="store_true",
+        help="one-agent levels: also run the exact search (up to a minute or so), which proves the "
+        "optimum or a floor under it, and use its plan when it is faster",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress lines / progress bar")
 
 
@@ -81,6 +87,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     report = None if args.json or args.no_progress else progress_printer()
     sol = solve(level, args.rules, args.time_limit, bool(args.replay), args.jobs, report, args.route_bound)
+    outcome = None
+    if getattr(args, "exact", False):
+        from game.planners.solver.proven import with_exact
+
+        sol, outcome = with_exact(sol)
     if args.out and sol.done:
         write_json(Path(args.out), sol.plan)
     if args.replay and sol.done:
@@ -91,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**sol.result.to_dict(), **sol.summary(), "plan": sol.plan}))
     else:
         print(describe(sol, args))
+        if outcome is not None:
+            from game.planners.solver.proven import describe_outcome
+
+            print(describe_outcome(outcome))
     return 0 if sol.done else 1
 
 
