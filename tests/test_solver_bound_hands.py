@@ -7,14 +7,10 @@ import json
 
 import pytest
 from conftest import human_cases
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from kitchens import it, kitchen, mv, pr, wait
 
 from game.engine import simulate
 from game.levels import load_level
-from game.levels.generator import generate_kitchen, task_level
-from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound, solve
 from game.planners.solver.hand_bound import hand_bound, least_walking
 
@@ -57,6 +53,7 @@ def test_a_hand_over_through_a_counter_is_allowed_for():
     result = simulate(level, plan, record=False)
     assert result.done and result.time == 10
     assert 0 < hand_bound(level) <= result.time
+    assert lower_bound(level).value <= result.time  # two agents: hand-overs where they can stand
 
 
 @pytest.mark.parametrize("case", human_cases(), ids=lambda c: str(c[0].relative_to(c[0].parents[3])))
@@ -68,31 +65,6 @@ def test_never_above_the_human_oct(case):
     other = simulate(level, record["plan"], "documented", record=False)
     if other.done:
         assert hand_bound(level) <= other.time
-
-
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    category=st.sampled_from(CATEGORIES),
-    seed=st.integers(0, 10_000),
-    agents=st.integers(1, 3),
-    orders=st.integers(1, 4),
-    rules=st.sampled_from(["paracook", "documented"]),
-    waits=st.lists(st.tuples(st.integers(0, 2), st.integers(0, 60), st.integers(1, 5)), max_size=4),
-)
-def test_never_above_the_planners_or_a_slowed_plan(category, seed, agents, orders, rules, waits):
-    level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
-    sol = solve(level, rules, time_limit=0.05)
-    assert sol.done, sol.note
-    bound = hand_bound(level)
-    assert bound <= sol.oct
-    plan = {a: list(acts) for a, acts in sol.plan.items()}
-    names = list(plan)
-    for who, where, length in waits:
-        acts = plan[names[who % len(names)]]
-        acts.insert(where % (len(acts) + 1), wait(length))
-    slowed = simulate(level, plan, rules, record=False)
-    if slowed.done:
-        assert bound <= slowed.time
 
 
 @pytest.mark.parametrize(
