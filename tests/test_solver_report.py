@@ -95,7 +95,10 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
     assert rows["Lower bound"].startswith(f"{bound}   ") and f"{oct_ / bound:.2f}" in rows["Lower bound"]
     # the viewer: a human replay gets the bound computed, a planner replay shows its own
     human = ReplayScreen(load_replay(d.screen.card.replay))
-    assert human.metrics.result["lower_bound"] == bound
+    assert human.bound_job is not None  # worked out in the background, not on the window's thread
+    human.bound_job.join(timeout=30)
+    human.update(0.016)
+    assert human.bound_job is None and human.metrics.result["lower_bound"] == bound
     sol = solve(level, time_limit=0.1, record=True)
     path = save_replay(
         tmp_path / "solver.json",
@@ -105,7 +108,7 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
         {"kind": "solver", "lower_bound": 3},
     )
     planner = ReplayScreen(load_replay(path))
-    assert planner.metrics.result["lower_bound"] == 3
+    assert planner.metrics.result["lower_bound"] == 3 and planner.bound_job is None
     surface = pygame.Surface((420, 400))
     before = pygame.image.tobytes(surface, "RGB")
     planner.metrics.draw(surface, surface.get_rect())

@@ -411,7 +411,9 @@ class ReplayScreen(TimelineScreen):
         self.diagnosis = explain(level, self.story, detail, tl) if result.get("error") and detail else None
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
-        self.metrics = MetricsPanel({**result, "lower_bound": _bound(replay)}, agents)
+        self.metrics = MetricsPanel({**result, "lower_bound": _recorded_bound(replay)}, agents)
+        # not recorded: worked out in the background and shown when ready (a fraction of a second)
+        self.bound_job = None if self.metrics.result["lower_bound"] else _warm_bound(replay)
         self.queues = QueuePanel(replay.plan, tl, agents, detail)
         self.log = EventLog(self.story, agents, stations)
         self.tab = "events"
@@ -585,7 +587,18 @@ class ReplayScreen(TimelineScreen):
         nxt = super().update(dt)
         if self.transport.playing:
             self.gantt.follow(self.transport.t)
+        if self.bound_job is not None and not self.bound_job.is_alive():
+            self.bound_job = None
+            self._show_bound()
         return nxt
+
+    def _show_bound(self) -> None:
+        from game.planners.solver.bound import known_bound
+
+        value = known_bound(self.replay.level, self.replay.rules)  # worked out already: at once
+        if value:
+            self.metrics = MetricsPanel({**self.metrics.result, "lower_bound": value}, self.metrics.agents)
+            self.resize(self.size)  # the metrics panel grows by its bound line
 
     def draw_key(self) -> Any:
         return (super().draw_key(), self.gantt.view, self.tab)
@@ -767,11 +780,17 @@ def edit_screen(replay: Replay, label: str, back: Any, t: float, size: tuple[int
     return screen
 
 
-def _bound(replay: Replay) -> int | None:
-    """The lower bound on the level's OCT: the planner's own when it made the run, else computed."""
+def _recorded_bound(replay: Replay) -> int | None:
+    """The lower bound the planner recorded when it made the run, if it did."""
     recorded = replay.source.get("lower_bound")
-    if isinstance(recorded, int) and recorded > 0:
-        return recorded
-    from game.planners.solver.bound import known_bound
+    return recorded if isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0 else None
 
-    return known_bound(replay.level, replay.rules)
+
+def _warm_bound(replay: Replay):
+    """Start working out the level's lower bound in the background (None: the planner is not
+    installed, so there is none to show)."""
+    try:
+        from game.planners.solver.bound import warm_known_bound
+    except ImportError:
+        return None
+    return warm_known_bound(replay.level, replay.rules)
