@@ -300,11 +300,11 @@ def bound_of(data: dict[str, Any], path: Path, task: dict[str, Any], level: Leve
         level = paracook_level_of(path, str(task.get("id", ""))) or _named_level(data.get("level"))
     if level is None:
         return None
-    from game.planners.solver.bound import lower_bound
+    from game.planners.solver.bound import known_bound
 
     rules = data.get("rules") if data.get("rules") in ("paracook", "documented") else None
-    bound = lower_bound(level, rules)
-    return float(bound.value) if bound.finite and bound.value > 0 else None
+    bound = known_bound(level, rules)  # kept per level: a report asks once per task, not per run
+    return float(bound) if bound else None
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:

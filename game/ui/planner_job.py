@@ -45,6 +45,16 @@ def solver_available() -> bool:
     return spec is not None and spec.origin is not None
 
 
+def warm_bound(level: Level, rules: str | None) -> threading.Thread | None:
+    """Start working out the level's lower bound in a background thread, so that a card or
+    viewer shown later has it at once (`known_bound`); None when the planner is not installed."""
+    try:
+        from game.planners.solver.bound import warm_known_bound
+    except ImportError:
+        return None
+    return warm_known_bound(level, rules)
+
+
 def solver_plan(level: Level, rules: str, progress: Report | None = None) -> Any:
     from game.planners.solver import solve
 

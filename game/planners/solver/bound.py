@@ -129,6 +129,11 @@ class Carry:
                     queue.append(q)
         return dist
 
+    def from_start(self, a: str, b: str) -> int | None:
+        """The least time from the start until an item at a is held next to b, when this carry
+        follows the agents from where they stand (None: it does not; see `TeamCarry`)."""
+        return None
+
     def between(self, a: str, b: str) -> int:
         da = self.from_station(a)
         return min((da.get(p, INF) for p in self.adjacent[b]), default=INF)
@@ -218,10 +223,8 @@ class _Bounder:
 
     def fetch(self, a: str, b: str) -> int:
         """Earliest an item waiting at a (from the start) can be held next to b."""
-        from_start = getattr(self.carry, "from_start", None)
-        if from_start is not None:  # both agents, from where they stand
-            return from_start(a, b)
-        return self.walk_to(a) + self.cd(a, b)
+        together = self.carry.from_start(a, b)
+        return together if together is not None else self.walk_to(a) + self.cd(a, b)
 
     def cd(self, a: str, b: str) -> int:
         return self.carry.between(a, b)

@@ -19,7 +19,6 @@ the next ingredient, from the window after a serve.
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterable
 
@@ -33,17 +32,9 @@ SURFACES = ("table", "chopping_board", "dispenser")  # where a lone ingredient o
 EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 
 
-_SEEN: dict[str, int] = {}  # the card, the viewer and a report ask again for the same level
-
-
 def hand_bound(level: Level, bounder: _Bounder | None = None) -> int:
     """The least OCT the agents' hands allow (0 when the level has nothing to bound)."""
-    key = json.dumps(level.to_dict(), sort_keys=True, default=str)
-    if key not in _SEEN:
-        if len(_SEEN) >= 64:
-            _SEEN.clear()
-        _SEEN[key] = _hand_bound(level, bounder or _Bounder(level))
-    return _SEEN[key]
+    return _hand_bound(level, bounder or _Bounder(level))
 
 
 def _hand_bound(level: Level, b: _Bounder) -> int:
@@ -103,13 +94,22 @@ class _HandFlow:
             for s in stations
         }
 
-    def exactly(self, groups: dict[str, list], count: int) -> bool:
+    def exactly(self, count: int, *groups: dict[str, list]) -> bool:
         """These changes happen `count` times in all; False when they cannot happen at all."""
-        vs = [v for g in groups.values() for v in g]
+        vs = [v for group in groups for g in group.values() for v in g]
         if not vs:
             return count == 0
         self.lp.Add(sum(vs) == count)
         return True
+
+    def needed(self, kinds: tuple[str, ...]) -> dict[str, int]:
+        """How many of each ingredient prepared in one of these ways the orders need."""
+        need: dict[str, int] = {}
+        for items in self.b.dishes:
+            for item, kind in items:
+                if kind in kinds:
+                    need[item] = need.get(item, 0) + 1
+        return need
 
     # -- the model --------------------------------------------------------------------------
     def solve(self) -> int | None:
@@ -149,17 +149,13 @@ class _HandFlow:
 
     def _raw(self, holders: list[str]) -> bool:
         b = self.b
-        need: dict[str, int] = {}
-        for items in b.dishes:
-            for item, kind in items:
-                if kind in ("chop", "pan"):
-                    need[item] = need.get(item, 0) + 1
+        need = self.needed(("chop", "pan"))
         if not need:
             return True
         for item, count in sorted(need.items()):
-            if not self.exactly(self.changes(b.dispensers.get(item, ()), EMPTY, RAW, f"pick{item}"), count):
+            if not self.exactly(count, self.changes(b.dispensers.get(item, ()), EMPTY, RAW, f"pick{item}")):
                 return False
-        if not self.exactly(self.changes(b.boards, RAW, EMPTY, "chop"), sum(need.values())):
+        if not self.exactly(sum(need.values()), self.changes(b.boards, RAW, EMPTY, "chop")):
             return False
         self._balanced(*self._relays(holders, RAW))
         return True
@@ -169,21 +165,17 @@ class _HandFlow:
         into one standing elsewhere, which is then carried to a stove with at most one dish's
         worth in it (a plate takes all a pot holds)."""
         b = self.b
-        need: dict[str, int] = {}
-        for items in b.dishes:
-            for item, kind in items:
-                if kind == "pot":
-                    need[item] = need.get(item, 0) + 1
+        need = self.needed(("pot",))
         if not need:
             return True
         for item, count in sorted(need.items()):
             if not self.exactly(
-                self.changes(b.dispensers.get(item, ()), EMPTY, POTTED, f"pick{item}"), count
+                count, self.changes(b.dispensers.get(item, ()), EMPTY, POTTED, f"pick{item}")
             ):
                 return False
         on_stove = self.changes(b.stoves, POTTED, EMPTY, "boil")
         elsewhere = self.changes(holders, POTTED, EMPTY, "fill")
-        if not self.exactly({**on_stove, **{f"~{k}": v for k, v in elsewhere.items()}}, sum(need.values())):
+        if not self.exactly(sum(need.values()), on_stove, elsewhere):
             return False
         self._balanced(*self._relays(holders, POTTED))
         per_pot = max(sum(1 for _, k in items if k == "pot") for items in b.dishes)
@@ -203,7 +195,7 @@ class _HandFlow:
         b = self.b
         n = len(b.dishes)
         washes = max(0, n - len(b.plates))
-        if not self.exactly(self.changes(b.windows, PLATE, EMPTY, "serve"), n):
+        if not self.exactly(n, self.changes(b.windows, PLATE, EMPTY, "serve")):
             return False
         puts, takes = self._relays(holders, PLATE)
         start = {s: 0 for s in holders}
@@ -213,10 +205,10 @@ class _HandFlow:
         if washes:
             if not b.plate_return or not b.sinks:
                 return False
-            if not self.exactly(self.changes([b.plate_return], EMPTY, DIRTY, "dirty"), washes):
+            if not self.exactly(washes, self.changes([b.plate_return], EMPTY, DIRTY, "dirty")):
                 return False
             washed = self.changes(b.sinks, DIRTY, EMPTY, "wash")
-            if not self.exactly(washed, washes):
+            if not self.exactly(washes, washed):
                 return False
             self._balanced(*self._relays(holders, DIRTY))
             # a clean plate is taken from the sink that washed it

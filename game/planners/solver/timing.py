@@ -9,6 +9,7 @@ never off by one."""
 from __future__ import annotations
 
 from bisect import bisect_left
+from copy import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -97,9 +98,7 @@ class Cookware:
 
     def probe(self, t: int, events: list[int]) -> Cookware:
         """This cookware as it would be with one more ingredient put in at t."""
-        out = Cookware(
-            self.kind, self.first_t, self.count, self.open, self.last_scoop, self.origin, self.done
-        )
+        out = copy(self)
         out.add(t, events)
         return out
 

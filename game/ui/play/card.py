@@ -46,15 +46,6 @@ def bound_text(level: Level, oct_: float, rules: str | None, bound: float | None
     return f"{panels.fmt(bound)}   (no plan can finish sooner; OCT / bound {oct_ / bound:.2f})"
 
 
-def warm_bound(level: Level, rules: str | None) -> None:
-    """Start working out the level's bound now, so that the result card has it at once."""
-    try:
-        from game.planners.solver.bound import warm_known_bound
-    except ImportError:  # the planner is not installed: the card shows no bound
-        return
-    warm_known_bound(level, rules)
-
-
 def gap_text(oct_: float, bound: float) -> str:
     """How far an OCT is above its lower bound."""
     gap = oct_ / bound - 1

@@ -26,7 +26,7 @@ from game.ui.render import play_panels as panels
 
 from . import history
 from .autosave import Autosaver
-from .card import Card, CardView, warm_bound
+from .card import Card, CardView
 from .clock import PlayClock
 from .dialogs import FileDialog
 from .files import PlanFiles
@@ -98,7 +98,7 @@ class PlayScreen:
         self.planner_flow = PlannerFlow(self)
         self.results = Results(self)
         if self.options.record_scores:  # the result card's bound, worked out in the background
-            warm_bound(level, self.editor.rules)
+            strong.warm_bound(level, self.editor.rules)
         self.layout = Layout.for_size(self.size, len(level.agent_names))
         self.resize(self.size)
         if restored:

@@ -23,6 +23,7 @@ from game.engine.diagnosis import explain
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
+from game.ui.planner_job import warm_bound
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines, track_lines
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
@@ -413,7 +414,9 @@ class ReplayScreen(TimelineScreen):
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
         self.metrics = MetricsPanel({**result, "lower_bound": _recorded_bound(replay)}, agents)
         # not recorded: worked out in the background and shown when ready (a fraction of a second)
-        self.bound_job = None if self.metrics.result["lower_bound"] else _warm_bound(replay)
+        self.bound_job = (
+            None if self.metrics.result["lower_bound"] else warm_bound(replay.level, replay.rules)
+        )
         self.queues = QueuePanel(replay.plan, tl, agents, detail)
         self.log = EventLog(self.story, agents, stations)
         self.tab = "events"
@@ -784,13 +787,3 @@ def _recorded_bound(replay: Replay) -> int | None:
     """The lower bound the planner recorded when it made the run, if it did."""
     recorded = replay.source.get("lower_bound")
     return recorded if isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0 else None
-
-
-def _warm_bound(replay: Replay):
-    """Start working out the level's lower bound in the background (None: the planner is not
-    installed, so there is none to show)."""
-    try:
-        from game.planners.solver.bound import warm_known_bound
-    except ImportError:
-        return None
-    return warm_known_bound(replay.level, replay.rules)
