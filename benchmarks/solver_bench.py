@@ -5,6 +5,7 @@
     python benchmarks/solver_bench.py --only suite --out bench.json
     python benchmarks/solver_bench.py --only human --anytime 4     # also at 4 x the limit
     python benchmarks/solver_bench.py --only suite --orders 1 --routes   # the routing bound too
+    python benchmarks/solver_bench.py --only suite --exact 20000   # one-agent tasks: exact search
 
 Parts:
 - paracook: the 360 benchmark tasks of ../shared/paracook (6 categories x 5 seeds x 1-3 agents
@@ -15,7 +16,10 @@ Parts:
 
 Every part reports mean OCT / lower bound, over all tasks and over one-order tasks; `--anytime K`
 solves each task again at K x the limit and counts the tasks where the longer run is worse (the
-planner is anytime, so this must be 0); `--routes` adds the routing relaxation to the bound.
+planner is anytime, so this must be 0); `--routes` adds the routing relaxation to the bound;
+`--exact N` also runs the exact search (N expanded states) on one-agent tasks, which proves the
+optimum or raises the bound to the floor it reached, and replaces the plan when it finds a faster
+one (`solve --exact`); the summary then gives OCT / bound both ways.
 """
 
 from __future__ import annotations
@@ -100,15 +104,21 @@ def run_job(job: tuple) -> dict:
     from game.levels import load_level
     from game.planners.solver import lower_bound, solve
 
-    part, task, path, orders, rules, time_limit, human, anytime, routes = job
+    part, task, path, orders, rules, time_limit, human, anytime, routes, exact = job
     level = load_level(path, orders)
     start = time.monotonic()
     sol = solve(level, rules, time_limit)
     seconds = round(time.monotonic() - start, 2)
     longer = solve(level, rules, time_limit * anytime).oct if anytime else None
+    static, planner_oct, proof = sol.bound.value, (sol.oct if sol.done else None), None
+    if exact and len(level.agents) == 1:
+        from game.planners.solver.proven import with_exact
+
+        sol, outcome = with_exact(sol, exact)
+        proof = outcome if isinstance(outcome, str) else outcome.status
     bound = sol.bound.value
     if routes:
-        bound = lower_bound(level, rules, routes=True).value
+        bound = max(bound, lower_bound(level, rules, routes=True).value)
     return {
         "part": part,
         "task": task,
@@ -122,12 +132,29 @@ def run_job(job: tuple) -> dict:
         "seconds": seconds,
         "evaluations": sol.evaluations,
         "note": sol.note,
+        "static": static,
+        "planner": planner_oct,
+        "exact": proof,
     }
 
 
-def ratio(rows: list[dict], orders: int | None = None) -> str:
-    vals = [r["oct"] / r["bound"] for r in rows if r["done"] and r["bound"] and orders in (None, r["orders"])]
+def ratio(rows: list[dict], orders: int | None = None, key: str = "bound") -> str:
+    vals = [r["oct"] / r[key] for r in rows if r["done"] and r.get(key) and orders in (None, r["orders"])]
     return f"{statistics.fmean(vals):.3f}" if vals else "-"
+
+
+def exact_line(rows: list[dict]) -> list[str]:
+    ran = [r for r in rows if r.get("exact") in ("optimal", "budget")]
+    if not ran:
+        return []
+    proven = sum(1 for r in ran if r["exact"] == "optimal")
+    better = sum(1 for r in ran if r["done"] and r["planner"] is not None and r["oct"] < r["planner"])
+    static = [dict(r, oct=r["planner"]) for r in rows if r["planner"] is not None]
+    return [
+        f"  exact search on {len(ran)} one-agent tasks: optimum proven on {proven}, a faster plan on "
+        f"{better}; planner alone with the static bound: mean OCT / bound {ratio(static, key='static')} "
+        f"(one-order {ratio(static, 1, key='static')})"
+    ]
 
 
 def anytime_line(rows: list[dict]) -> list[str]:
@@ -160,7 +187,7 @@ def summarise(rows: list[dict]) -> list[str]:
             for r in sel:
                 if not r["done"]:
                     lines.append(f"  NOT SERVED: {r['task']} ({r['note']})")
-            lines += anytime_line(sel)
+            lines += anytime_line(sel) + exact_line(sel)
     hum = [r for r in rows if r["part"] == "human"]
     if hum:
         ok = [r for r in hum if r["done"]]
@@ -172,7 +199,7 @@ def summarise(rows: list[dict]) -> list[str]:
             f"at most the human OCT on {wins}/{len(hum)}; "
             f"mean OCT / lower bound {ratio(ok)}"
         )
-        lines += anytime_line(hum)
+        lines += anytime_line(hum) + exact_line(hum)
         for r in hum:
             lines.append(f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']}")
     return lines
@@ -186,6 +213,9 @@ def main() -> int:
     p.add_argument("--out", help="also write every row as JSON")
     p.add_argument("--anytime", type=float, default=0, metavar="K", help="also solve at K x the limit")
     p.add_argument("--routes", action="store_true", help="add the routing relaxation to the bound")
+    p.add_argument(
+        "--exact", type=int, default=0, metavar="N", help="one-agent tasks: exact search, N states"
+    )
     p.add_argument("--orders", type=int, help="only tasks with this many orders")
     p.add_argument("--rules", choices=RULES, help="only this rule set")
     args = p.parse_args()
@@ -203,7 +233,7 @@ def main() -> int:
             jobs += suite_jobs(args.time_limit)
         except ImportError:
             print("note: no level suite in this version; skipping it", file=sys.stderr)
-    jobs = [j + (args.anytime, args.routes) for j in jobs]
+    jobs = [j + (args.anytime, args.routes, args.exact) for j in jobs]
     if args.orders:
         jobs = [j for j in jobs if j[1].endswith(f"orders_num_{args.orders}")]
     if args.rules:

@@ -16,8 +16,9 @@ Relaxations used (each holds for every plan):
   over the agents, takes at least its total divided by the number of agents (carrying counted as
   if handed over at stations even for a lone agent, which may leave several items on a counter
   and walk round it once).
-- Agents hold one thing at a time: the walking that moving raw ingredients to the boards and plates
-  to the windows takes, walking back included, is at least a linear program's optimum
+- Agents hold one thing at a time: the walking that moving raw ingredients to the boards, chopped
+  ones to the pans and plates to the windows takes, walking back included, and the walk from the
+  starts to every kind of place the orders need, is at least a linear program's optimum
   (`hand_bound`).
 """
 
@@ -141,7 +142,7 @@ class Carry:
 
 def lower_bound(level: Level, rules: str | None = None, routes: bool = False) -> Bound:
     """The largest of several relaxations (see the module docstring), the hands term among them
-    (`hand_bound`, a linear program of a few milliseconds); with `routes`, also the
+    (`hand_bound`, a linear program and its cuts, a fraction of a second); with `routes`, also the
     agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
     enough for it. 0 with no orders."""
     if not level.orders:

@@ -5,7 +5,8 @@ Every valid plan moves these things, each in one hand and alone:
   ingredient in a container never comes out alone again, and a board chops only a lone one;
 - every plate that is served (P), from where its life starts (a table it stands on, or a sink
   that washed it) to a serving window;
-- every dirty plate that is washed for a serve (R), from the plate return to a sink.
+- every dirty plate that is washed for a serve (R), from the plate return to a sink;
+- every chopped ingredient a pan cooks (X), from its board to a stove (`hand_pans`).
 
 Follow each agent tile by tile up to the last serve, its hand empty-or-holding-something-else (E)
 or holding one of the above. Summed over the agents this is a flow over (tile, hand) with a unit
@@ -14,7 +15,9 @@ happen, a put-down turns it back, and a station keeps count of what was put on i
 it (a hand-over). So the least cost of such a flow, a linear program, is at most the agents'
 total walking; with the chopping and washing they must do besides, divided over the agents, it is
 a lower bound on the OCT. Unlike the other bounds it counts walking back empty-handed: to fetch
-the next ingredient, from the window after a serve.
+the next ingredient, from the window after a serve. And the agents' walks reach every kind of
+place the orders need from where they start: at least a Steiner tree (`visit_tree`), and across
+every cut that the program's loops might otherwise leave unvisited (`hand_reach`).
 """
 
 from __future__ import annotations
@@ -24,10 +27,13 @@ from collections.abc import Iterable
 
 from game.engine import Level
 
-from .bound import CHOP, WASH, _Bounder
+from .bound import CHOP, INF, WASH, _Bounder
+from .hand_pans import pan_trips
+from .hand_reach import must_visit, reach_cuts
+from .visit_tree import visit_tree
 
-EMPTY, RAW, POTTED, POT, PLATE, DIRTY = "E", "F", "Q", "K", "P", "R"
-CARRIED = (RAW, POTTED, POT, PLATE, DIRTY)
+EMPTY, RAW, POTTED, POT, PLATE, DIRTY, PANNED = "E", "F", "Q", "K", "P", "R", "X"
+CARRIED = (RAW, POTTED, POT, PLATE, DIRTY, PANNED)
 SURFACES = ("table", "chopping_board", "dispenser")  # where a lone ingredient or a plate can be put
 EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 
@@ -64,6 +70,9 @@ class _HandFlow:
         self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
         # per (tile, hand): flow in minus flow out, as lists of (sign, variable)
         self.balance: dict[tuple, list] = {(p, h): [] for p in self.tiles for h in (EMPTY, *CARRIED)}
+        self.inflow: dict[tuple, list] = {key: [] for key in self.balance}  # arrivals in each hand
+        self.steps: dict[tuple, list] = {}  # (tile, next tile): the step in every hand
+        self.walks: dict[str, list] = {h: [] for h in (EMPTY, *CARRIED)}  # every step in each hand
         self.cost: list = []
 
     def _reachable(self) -> set:
@@ -81,6 +90,7 @@ class _HandFlow:
         v = self.var(name)
         self.balance[(tile, before)].append((-1, v))
         self.balance[(tile, after)].append((1, v))
+        self.inflow[(tile, after)].append(v)
         return v
 
     def change_out(self, tile):
@@ -125,12 +135,21 @@ class _HandFlow:
         holders = [s.name for s in self.level.stations if s.kind in SURFACES]
         if not self._raw(holders) or not self._potted(holders) or not self._plates(holders):
             return None  # something needed is out of reach: the other bounds say so
+        if not pan_trips(self, holders):
+            return None
+        self._visits()
         for terms in self.balance.values():
             self.lp.Add(sum(sign * v for sign, v in terms) == 0)
         self.lp.Minimize(sum(self.cost))
-        if self.lp.Solve() != self.lp.OPTIMAL:
+        if self.lp.Solve() != self.lp.OPTIMAL or not reach_cuts(self):
             return None
         return max(0, math.ceil(self.lp.Objective().Value() - EPS))
+
+    def _visits(self) -> None:
+        """The agents walk at least a tree touching every kind of place they must visit."""
+        tree = visit_tree(self.tiles, {a.pos for a in self.level.agents}, must_visit(self))
+        if 0 < tree < INF:
+            self.lp.Add(sum(self.cost) >= tree)
 
     def _walking(self) -> None:
         for p in self.tiles:
@@ -140,6 +159,9 @@ class _HandFlow:
                         v = self.var(f"w{h}{p}{q}")
                         self.balance[(p, h)].append((-1, v))
                         self.balance[(q, h)].append((1, v))
+                        self.inflow[(q, h)].append(v)
+                        self.steps.setdefault((p, q), []).append(v)
+                        self.walks[h].append(v)
                         self.cost.append(v)
 
     def _relays(self, holders: list[str], hand: str) -> tuple[dict, dict]:

@@ -1,0 +1,84 @@
+"""Cuts that make the hands' program walk to every place a plan must visit.
+
+Some agent must stand next to a dispenser of each ingredient the orders need, a board when
+something is chopped, a stove when something is cooked, a table with a plate (or a sink), a
+window, and the sink and plate return when plates are washed. Whatever set of tiles holds all the tiles next to one such kind of place
+and no agent's start, some agent walks into it at least once, so the steps into the set, in
+every hand, add up to at least 1. The program alone may meet its needs in loops that no agent
+ever reaches; each round (at most `ROUNDS`) finds, by a maximum flow from the starts, a set that the current
+solution enters less than once, adds that cut, and solves again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ortools.graph.python import max_flow
+
+if TYPE_CHECKING:
+    from .hand_bound import _HandFlow
+
+ROUNDS = 20  # most of what the cuts add comes in the first rounds; each costs a solve
+SCALE = 10**6  # flows are fractions: capacities in millionths
+SHORT = 1 - 1e-4
+
+
+def must_visit(flow: _HandFlow) -> list[set]:
+    """For each kind of place some plan must visit, the tiles next to any place of that kind."""
+    b = flow.b
+    groups: list[list[str]] = [list(b.dispensers.get(item, ())) for item in sorted(_items(b))]
+    kinds = {k for items in b.dishes for _, k in items}
+    if kinds & {"chop", "pan"}:
+        groups.append(list(b.boards))
+    if kinds & {"pan", "pot"}:
+        groups.append(list(b.stoves))
+    groups.append(list(b.windows))
+    washes = len(b.dishes) > len(b.plates)
+    groups.append(list(b.plates) + (list(b.sinks) if washes else []))  # a plate is taken up
+    if washes:
+        groups += [list(b.sinks), [b.plate_return] if b.plate_return else []]
+    return [{p for s in g for p in flow.stand.get(s, ())} for g in groups]
+
+
+def _items(b) -> set[str]:
+    return {item for items in b.dishes for item, _ in items}
+
+
+def reach_cuts(flow: _HandFlow) -> bool:
+    """Add violated cuts and solve again until none is left (or the rounds run out); False when a
+    solve fails."""
+    tiles = sorted(flow.tiles)
+    index = {p: i for i, p in enumerate(tiles)}
+    source, sink = len(tiles), len(tiles) + 1
+    starts = {a.pos for a in flow.level.agents}
+    groups = [g for g in must_visit(flow) if g and not g & starts]
+    for _ in range(ROUNDS):
+        steps = {step: sum(v.solution_value() for v in vs) for step, vs in flow.steps.items()}
+        cuts = [_short_cut(steps, index, source, sink, starts, group) for group in groups]
+        cuts = [cut for cut in cuts if cut is not None]
+        for cut in cuts:
+            flow.lp.Add(sum(v for step in cut for v in flow.steps[step]) >= 1)
+        if not cuts:
+            return True
+        if flow.lp.Solve() != flow.lp.OPTIMAL:
+            return False
+    return True
+
+
+def _short_cut(steps: dict, index: dict, source: int, sink: int, starts: set, group: set):
+    """The steps into a set holding the group and no start that the solution crosses less than
+    once, or None."""
+    net = max_flow.SimpleMaxFlow()
+    big = 10 * SCALE
+    for (p, q), value in steps.items():
+        cap = int(value * SCALE)
+        if cap > 0:
+            net.add_arc_with_capacity(index[p], index[q], cap)
+    for p in starts:
+        net.add_arc_with_capacity(source, index[p], big)
+    for p in group:
+        net.add_arc_with_capacity(index[p], sink, big)
+    if net.solve(source, sink) != net.OPTIMAL or net.optimal_flow() >= SHORT * SCALE:
+        return None
+    near = set(net.get_source_side_min_cut())
+    return [(p, q) for (p, q) in steps if index[p] in near and index[q] not in near]
