@@ -360,3 +360,24 @@ def test_equals_a_unit_step_exhaustive_search_without_cooking():
     level = kitchen(rows, stations, (order,))
     exact = exact_optimum(level)
     assert unit_step_optimum(level, "paracook", horizon=int(exact.oct)) == exact.oct
+
+
+def test_the_solver_benchmark_runs_the_exact_search_on_one_agent_tasks():
+    import importlib.util
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("solver_bench", root / "benchmarks" / "solver_bench.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    level = str(root / "levels" / "tutorial" / "03_cook_while_you_chop.yaml")
+    job = ("suite", "tutorial/3", level, None, "paracook", 0.5, None, 0, False)
+    plain, proven = bench.run_job(job + (0,)), bench.run_job(job + (20_000,))
+    assert plain["exact"] is None and plain["bound"] == plain["static"]
+    assert proven["exact"] == "optimal"
+    # the proof raises the bound to the optimum and never makes the plan slower
+    assert proven["oct"] == proven["bound"] >= proven["static"] == plain["static"]
+    assert proven["oct"] <= proven["planner"] == plain["oct"]
+    lines = "\n".join(bench.summarise([proven]))
+    assert "exact search on 1 one-agent tasks: optimum proven on 1" in lines
+    assert "mean OCT / lower bound 1.000" in lines
