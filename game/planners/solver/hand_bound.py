@@ -72,7 +72,6 @@ class _HandFlow:
         self.balance: dict[tuple, list] = {(p, h): [] for p in self.tiles for h in (EMPTY, *CARRIED)}
         self.inflow: dict[tuple, list] = {key: [] for key in self.balance}  # arrivals in each hand
         self.steps: dict[tuple, list] = {}  # (tile, next tile): the step in every hand
-        self.walks: dict[str, list] = {h: [] for h in (EMPTY, *CARRIED)}  # every step in each hand
         self.cost: list = []
 
     def _reachable(self) -> set:
@@ -161,7 +160,6 @@ class _HandFlow:
                         self.balance[(q, h)].append((1, v))
                         self.inflow[(q, h)].append(v)
                         self.steps.setdefault((p, q), []).append(v)
-                        self.walks[h].append(v)
                         self.cost.append(v)
 
     def _relays(self, holders: list[str], hand: str) -> tuple[dict, dict]:

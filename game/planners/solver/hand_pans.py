@@ -34,10 +34,11 @@ def pan_trips(flow: _HandFlow, holders: list[str]) -> bool:
     drops = flow.changes(holders, PANNED, EMPTY, "xdrop")
     onto = flow.changes(b.stoves, PANNED, EMPTY, "xstove")
     at_boards = [v for s in b.boards for v in arrivals(flow, s, PANNED)]
-    if not at_boards or not [v for vs in onto.values() for v in vs]:
+    placed = [v for vs in onto.values() for v in vs]
+    if not at_boards or not placed:
         return False
     lp.Add(count <= per_pan * sum(at_boards))  # each leaves its board in such a hand
-    lp.Add(count <= per_pan * sum([v for vs in onto.values() for v in vs]))  # and reaches a stove in one
+    lp.Add(count <= per_pan * sum(placed))  # and reaches a stove in one
     for s in holders:  # what is put down on the way is taken up again, after it was put down
         here = arrivals(flow, s, PANNED)
         lp.Add(sum(drops[s]) <= per_pan * (sum(takes[s]) + sum(here) - sum(drops[s])))

@@ -53,32 +53,39 @@ def reach_cuts(flow: _HandFlow) -> bool:
     starts = {a.pos for a in flow.level.agents}
     groups = [g for g in must_visit(flow) if g and not g & starts]
     for _ in range(ROUNDS):
-        steps = {step: sum(v.solution_value() for v in vs) for step, vs in flow.steps.items()}
-        cuts = [_short_cut(steps, index, source, sink, starts, group) for group in groups]
-        cuts = [cut for cut in cuts if cut is not None]
-        for cut in cuts:
-            flow.lp.Add(sum(v for step in cut for v in flow.steps[step]) >= 1)
-        if not cuts:
+        arcs = []  # the solution's steps, in millionths, built once for every group
+        for (p, q), vs in flow.steps.items():
+            cap = int(sum(v.solution_value() for v in vs) * SCALE)
+            if cap > 0:
+                arcs.append((index[p], index[q], cap))
+        sides = [_near_side(arcs, index, source, sink, starts, group) for group in groups]
+        sides = [near for near in sides if near is not None]
+        for near in sides:  # every step from the starts' side into the set counts
+            into = [
+                v
+                for (p, q), vs in flow.steps.items()
+                if index[p] in near and index[q] not in near
+                for v in vs
+            ]
+            flow.lp.Add(sum(into) >= 1)
+        if not sides:
             return True
         if flow.lp.Solve() != flow.lp.OPTIMAL:
             return False
     return True
 
 
-def _short_cut(steps: dict, index: dict, source: int, sink: int, starts: set, group: set):
-    """The steps into a set holding the group and no start that the solution crosses less than
-    once, or None."""
+def _near_side(arcs: list, index: dict, source: int, sink: int, starts: set, group: set) -> set | None:
+    """The starts' side of a cut between them and the group that the solution crosses less than
+    once (its nodes' indices), or None."""
     net = max_flow.SimpleMaxFlow()
     big = 10 * SCALE
-    for (p, q), value in steps.items():
-        cap = int(value * SCALE)
-        if cap > 0:
-            net.add_arc_with_capacity(index[p], index[q], cap)
+    for i, j, cap in arcs:
+        net.add_arc_with_capacity(i, j, cap)
     for p in starts:
         net.add_arc_with_capacity(source, index[p], big)
     for p in group:
         net.add_arc_with_capacity(index[p], sink, big)
     if net.solve(source, sink) != net.OPTIMAL or net.optimal_flow() >= SHORT * SCALE:
         return None
-    near = set(net.get_source_side_min_cut())
-    return [(p, q) for (p, q) in steps if index[p] in near and index[q] not in near]
+    return set(net.get_source_side_min_cut())
