@@ -362,7 +362,7 @@ def test_equals_a_unit_step_exhaustive_search_without_cooking():
     assert unit_step_optimum(level, "paracook", horizon=int(exact.oct)) == exact.oct
 
 
-def test_the_solver_benchmark_runs_the_exact_search_on_one_agent_tasks():
+def test_the_solver_benchmark_runs_the_exact_search():
     import importlib.util
     from pathlib import Path
 
@@ -379,5 +379,12 @@ def test_the_solver_benchmark_runs_the_exact_search_on_one_agent_tasks():
     assert proven["oct"] == proven["bound"] >= proven["static"] == plain["static"]
     assert proven["oct"] <= proven["planner"] == plain["oct"]
     lines = "\n".join(bench.summarise([proven]))
-    assert "exact search on 1 one-agent tasks: optimum proven on 1" in lines
+    assert "exact search: on 1 one-agent tasks: optimum proven on 1" in lines
     assert "mean OCT / lower bound 1.000" in lines
+    # a team's task: agent1 alone serves this burger in 48, faster than the team planner
+    team = str(root / "levels" / "suite" / "burger" / "seed_42" / "agent_num_2" / "orders_num_1.yaml")
+    alone = bench.run_job(("suite", "burger/42/2/1", team, None, "paracook", 0.5, None, 0, False, 5_000))
+    assert alone["exact"] == "alone" and alone["oct"] == 48 < alone["planner"]
+    assert alone["bound"] == alone["static"]  # one agent's optimum bounds nothing for the team
+    lines = "\n".join(bench.summarise([proven, alone]))
+    assert "one agent alone faster than the team on 1/1 team tasks" in lines

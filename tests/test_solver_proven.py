@@ -3,12 +3,19 @@ raised to what it proves, and `solve --exact` saying which."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 from kitchens import kitchen
 from test_solver_bound_routes import TINY
 from test_solver_cli import solve_cli
 
+from game.levels import load_level
 from game.planners.solver import solve
-from game.planners.solver.proven import describe_outcome, with_exact
+from game.planners.solver.exact import exact_search
+from game.planners.solver.proven import Solo, alone, describe_outcome, with_exact
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_the_exact_plan_replaces_a_slower_one_and_closes_the_gap():
@@ -21,7 +28,35 @@ def test_the_exact_plan_replaces_a_slower_one_and_closes_the_gap():
     assert "optimum 8, proven" in describe_outcome(outcome)
 
 
-def test_two_agents_are_left_as_they_are():
+def test_a_plan_nothing_beats_is_proven_optimal():
+    rows, stations, order, *_ = TINY[0]
+    level = kitchen(rows, stations, (order,))
+    best, _ = with_exact(solve(level, time_limit=0.2))
+    again, outcome = with_exact(best)  # the exact search's plan, searched again below itself
+    assert again.plan == best.plan and again.oct == 8 and again.bound.value == 8
+    assert outcome.status == "optimal" and outcome.exact.oct == 8
+    nothing = exact_search(level, below=8)
+    assert nothing.status == "unsolvable" and "before 8" in nothing.reason
+    assert exact_search(level, below=9).exact.oct == 8
+
+
+def test_one_agent_alone_beats_the_team_plan():
+    # agent1 alone serves this burger in 48; the team planner's plan for two takes longer
+    level = load_level(ROOT / "levels/suite/burger/seed_42/agent_num_2/orders_num_1.yaml")
+    sol = solve(level, time_limit=1)
+    assert sol.done and sol.oct > 48
+    better, solo = with_exact(sol, 5_000)
+    assert isinstance(solo, Solo) and solo.used == "agent1"
+    assert better.done and better.oct == better.result.time == 48
+    assert better.plan["agent2"] == [] and better.plan["agent1"]
+    assert better.bound == sol.bound  # a team may be faster than any one of its agents
+    assert "agent1 alone" in better.note
+    text = describe_outcome(solo)
+    assert "agent1 alone: best 48" in text and "used" in text
+    assert "agent2 alone: nothing faster than the team's plan" in text
+
+
+def test_a_team_plan_no_agent_alone_can_match_is_kept():
     rows = ["#L#C#", "#1.2W", "#P###"]
     stations = {
         "L": {"name": "dispenser1", "provides": "lettuce"},
@@ -29,10 +64,22 @@ def test_two_agents_are_left_as_they_are():
         "P": {"name": "table1", "item": "plate"},
         "W": {"name": "serving_window"},
     }
-    sol = solve(kitchen(rows, stations, ("salad_basic",)), time_limit=0.2)
-    same, why = with_exact(sol)
-    assert same is sol and isinstance(why, str) and "agent" in why
-    assert "not for this level" in describe_outcome(why)
+    level = kitchen(rows, stations, ("salad_basic", "salad_basic"))
+    sol = solve(level, time_limit=0.5)
+    same, solo = with_exact(sol, 2_000)
+    assert isinstance(solo, Solo) and solo.used is None and same is sol
+    for agent in ("agent1", "agent2"):
+        alone_best = exact_search(alone(level, agent), max_states=2_000, below=sol.oct)
+        assert alone_best.exact is None
+
+
+def test_scenario_options_keep_the_team_plan_with_a_reason():
+    level = load_level(ROOT / "levels/suite/burger/seed_42/agent_num_2/orders_num_1.yaml")
+    level = replace(level, options={"burn_after": 30})
+    sol = solve(level, time_limit=0.5)
+    same, solo = with_exact(sol, 1_000)
+    assert same is sol and all(isinstance(o, str) for o in solo.outcomes.values())
+    assert "not searched" in describe_outcome(solo)
 
 
 def test_solve_exact_on_the_command_line():
@@ -41,3 +88,11 @@ def test_solve_exact_on_the_command_line():
     )
     assert out.returncode == 0, out.stderr
     assert "OCT 17" in out.stdout and "optimum 17, proven by the exact search" in out.stdout
+
+
+def test_solve_exact_plans_each_agent_of_a_team_alone():
+    out = solve_cli(
+        "levels/suite/burger/seed_42/agent_num_2/orders_num_1.yaml", "--exact", "--time-limit", "1"
+    )
+    assert out.returncode == 0, out.stderr
+    assert "OCT 48" in out.stdout and "agent1 alone: best 48" in out.stdout

@@ -58,8 +58,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--exact",
         action="store_true",
-        help="one-agent levels: also run the exact search (up to a minute or so), which proves the "
-        "optimum or a floor under it, and use its plan when it is faster",
+        help="also run the exact search (up to a minute or so per agent): on one-agent levels it "
+        "proves the optimum or a floor under it; on a team's it plans each agent alone; its plan is "
+        "used when it is faster",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress lines / progress bar")
 

@@ -1,7 +1,9 @@
 """Turn a genome into a timed schedule: list scheduling with the engine's exact timing.
 
 Tasks are taken in priority order once their predecessors are placed; each goes to the agent
-(and board, stove, dispenser, table) that finishes it best, timed by `timing.Walker`. Stations
+(and board, stove, dispenser, table) that finishes it best, timed by `timing.Walker`; for food
+that cooks, "best" is, as the genome says, the earliest its dish could reach a window from the
+stove, or the earliest it is ready. Stations
 keep calendars of who holds what when; a few reservations keep the lowest unserved dish able to
 finish, so a genome decodes to a deadlock only rarely (and then scores as infeasible)."""
 
@@ -40,6 +42,7 @@ class Decoder(PrepSteps, PlateSteps):
         self.to_station = geo.to_station
         self.stand = geo.stand
         self._pick: dict[tuple, int] = {}
+        self._serve_walk: dict[str, int] = {}
         self.plates = len(model.plates)
         self.restricted = any(a is not None for a in model.allowed)
         self.kinds = {s.name: s.kind for s in model.level.stations}

@@ -81,9 +81,9 @@ class Exact:
 
 @dataclass
 class Outcome:
-    """How a search ended: optimal (with `exact`), unsolvable (no plan serves the orders) or
-    budget (the state or time budget ran out first: the optimum is unknown, but at least
-    `lower`, the largest estimate the search had reached)."""
+    """How a search ended: optimal (with `exact`), unsolvable (no plan serves the orders; with
+    `below`, none does so before it) or budget (the state or time budget ran out first: the
+    optimum is unknown, but at least `lower`, the largest estimate the search had reached)."""
 
     status: str
     exact: Exact | None = None
@@ -99,6 +99,7 @@ class Search:
     rules: RuleSet
     max_states: int
     time_limit: float | None
+    below: float = INF  # only plans that serve every order before this are searched
     geo: Geometry = field(init=False)
 
     def __post_init__(self) -> None:
@@ -282,6 +283,10 @@ class Search:
         h0 = self.estimate.value(start, 0)
         if h0 >= INF:
             return Outcome("unsolvable", reason="an order needs something the agent cannot reach or make")
+        if h0 >= self.below:
+            return Outcome(
+                "unsolvable", reason=f"no plan can serve every order before {self.below:g}", lower=h0
+            )
         best: dict[Any, float] = {self.key(start, 0): 0}
         parents: list[tuple[int, tuple[Action, ...]]] = [(-1, ())]
         heap = [(h0, 0, 0, 0, start)]
@@ -316,16 +321,18 @@ class Search:
                 if best.get(key, INF) <= t:
                     continue
                 h = self.estimate.value(new, t)
-                if h >= INF:
+                if h >= min(INF, self.below):
                     continue
                 best[key] = t
                 parents.append((node, actions))
                 heapq.heappush(heap, (h, -t, t, len(parents) - 1, new))
+        before = "" if self.below >= INF else f" before {self.below:g}"
         return Outcome(
             "unsolvable",
             states=expanded,
             seconds=clock.monotonic() - started,
-            reason="every reachable state was searched and none serves every order",
+            reason=f"every reachable state was searched and none serves every order{before}",
+            lower=max(floor, self.below) if self.below < INF else floor,
         )
 
     def finish(self, node: int, parents: list, oct_: float, expanded: int, started: float) -> Outcome:
@@ -358,11 +365,13 @@ def exact_search(
     rules: str | RuleSet = "paracook",
     max_states: int = DEFAULT_MAX_STATES,
     time_limit: float | None = None,
+    below: float = INF,
 ) -> Outcome:
     """Search for the least OCT; see Outcome for how it ends. `max_states` (expanded states)
-    keeps the answer deterministic; `time_limit` (seconds) may end it sooner on a slow machine."""
+    keeps the answer deterministic; `time_limit` (seconds) may end it sooner on a slow machine;
+    `below` skips every plan that is not faster than that (a plan in hand already is)."""
     check_supported(level)
-    return Search(level, get_rules(rules), max_states, time_limit).run()
+    return Search(level, get_rules(rules), max_states, time_limit, below).run()
 
 
 def exact_optimum(

@@ -17,7 +17,9 @@ total walking; with the chopping and washing they must do besides, divided over 
 a lower bound on the OCT. Unlike the other bounds it counts walking back empty-handed: to fetch
 the next ingredient, from the window after a serve. And the agents' walks reach every kind of
 place the orders need from where they start: at least a Steiner tree (`visit_tree`), and across
-every cut that the program's loops might otherwise leave unvisited (`hand_reach`).
+every cut that the program's loops might otherwise leave unvisited (`hand_reach`). A lone agent
+also walks round every counter it puts something on from one side and takes it from another
+(`hand_turns`).
 """
 
 from __future__ import annotations
@@ -73,6 +75,11 @@ class _HandFlow:
         self.inflow: dict[tuple, list] = {key: [] for key in self.balance}  # arrivals in each hand
         self.steps: dict[tuple, list] = {}  # (tile, next tile): the step in every hand
         self.cost: list = []
+        # per (counter, hand): the changes that put such a thing on it and take one off, as
+        # (tile, variable)
+        self.turns: dict[tuple[str, str], tuple[list, list]] = {}
+        self.chops: dict[str, list] = {}  # raw ingredients put on each board to be chopped
+        self.initial = {s.name for s in level.stations if s.item}  # counters that start full
 
     def _reachable(self) -> set:
         tiles: set = set()
@@ -165,7 +172,16 @@ class _HandFlow:
     def _relays(self, holders: list[str], hand: str) -> tuple[dict, dict]:
         puts = self.changes(holders, hand, EMPTY, f"put{hand}")
         takes = self.changes(holders, EMPTY, hand, f"take{hand}")
+        self.record_turns(hand, puts, takes)
         return puts, takes
+
+    def record_turns(self, hand: str, puts: dict, takes: dict) -> None:
+        """Remember these changes as things of one kind put on and taken off each counter
+        (`hand_turns`)."""
+        for s in puts:
+            on, off = self.turns.setdefault((s, hand), ([], []))
+            on += zip(self.stand[s], puts[s], strict=True)
+            off += zip(self.stand[s], takes[s], strict=True)
 
     def _raw(self, holders: list[str]) -> bool:
         b = self.b
@@ -175,7 +191,8 @@ class _HandFlow:
         for item, count in sorted(need.items()):
             if not self.exactly(count, self.changes(b.dispensers.get(item, ()), EMPTY, RAW, f"pick{item}")):
                 return False
-        if not self.exactly(sum(need.values()), self.changes(b.boards, RAW, EMPTY, "chop")):
+        self.chops = self.changes(b.boards, RAW, EMPTY, "chop")
+        if not self.exactly(sum(need.values()), self.chops):
             return False
         self._balanced(*self._relays(holders, RAW))
         return True
@@ -232,7 +249,9 @@ class _HandFlow:
                 return False
             self._balanced(*self._relays(holders, DIRTY))
             # a clean plate is taken from the sink that washed it
-            takes.update(self.changes(b.sinks, EMPTY, PLATE, "clean"))
+            clean = self.changes(b.sinks, EMPTY, PLATE, "clean")
+            self.record_turns(PLATE, washed, clean)
+            takes.update(clean)
         for s, vs in takes.items():
             # a plate taken here stood here at the start, was put here, or was washed here
             self.lp.Add(sum(vs) <= start.get(s, 0) + sum(puts.get(s, [])) + sum(washed.get(s, [])))

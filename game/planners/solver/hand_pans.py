@@ -29,9 +29,11 @@ def pan_trips(flow: _HandFlow, holders: list[str]) -> bool:
     if not count:
         return True
     per_pan = max(sum(1 for _, k in items if k == "pan") for items in b.dishes)
-    flow.changes(b.boards, EMPTY, PANNED, "xpick")  # chopped there, alone or into a held pan
+    picks = flow.changes(b.boards, EMPTY, PANNED, "xpick")  # chopped there, alone or into a held pan
     takes = flow.changes(holders, EMPTY, PANNED, "xtake")
     drops = flow.changes(holders, PANNED, EMPTY, "xdrop")
+    flow.record_turns(PANNED, drops, takes)
+    flow.record_turns(PANNED, {s: flow.chops[s] for s in picks if s in flow.chops}, picks)
     onto = flow.changes(b.stoves, PANNED, EMPTY, "xstove")
     at_boards = [v for s in b.boards for v in arrivals(flow, s, PANNED)]
     placed = [v for vs in onto.values() for v in vs]

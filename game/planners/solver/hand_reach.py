@@ -6,7 +6,8 @@ window, and the sink and plate return when plates are washed. Whatever set of ti
 and no agent's start, some agent walks into it at least once, so the steps into the set, in
 every hand, add up to at least 1. The program alone may meet its needs in loops that no agent
 ever reaches; each round (at most `ROUNDS`) finds, by a maximum flow from the starts, a set that the current
-solution enters less than once, adds that cut, and solves again.
+solution enters less than once, adds that cut, and solves again. The same rounds add the cuts of
+`hand_turns` (one agent walks round the counters it passes things over).
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from typing import TYPE_CHECKING
 
 from ortools.graph.python import max_flow
 
+from .hand_turns import add_turn_cuts, turn_cuts
+
 if TYPE_CHECKING:
     from .hand_bound import _HandFlow
 
-ROUNDS = 20  # most of what the cuts add comes in the first rounds; each costs a solve
+ROUNDS = 40  # most of what the cuts add comes in the first rounds; each costs a solve
 SCALE = 10**6  # flows are fractions: capacities in millionths
 SHORT = 1 - 1e-4
 
@@ -60,6 +63,8 @@ def reach_cuts(flow: _HandFlow) -> bool:
                 arcs.append((index[p], index[q], cap))
         sides = [_near_side(arcs, index, source, sink, starts, group) for group in groups]
         sides = [near for near in sides if near is not None]
+        turns = turn_cuts(flow, arcs, index)
+        add_turn_cuts(flow, turns, index)
         for near in sides:  # every step from the starts' side into the set counts
             into = [
                 v
@@ -68,7 +73,7 @@ def reach_cuts(flow: _HandFlow) -> bool:
                 for v in vs
             ]
             flow.lp.Add(sum(into) >= 1)
-        if not sides:
+        if not sides and not turns:
             return True
         if flow.lp.Solve() != flow.lp.OPTIMAL:
             return False

@@ -204,6 +204,19 @@ class PrepSteps:
             out.append(stove)
         return out
 
+    def serve_walk(self, stove: str) -> int:
+        """The least walk from beside the stove to beside a window, the cooked food's last leg,
+        when the genome chooses cookware by it (0 otherwise)."""
+        if not self.genome.to_window:
+            return 0
+        got = self._serve_walk.get(stove)
+        if got is None:
+            got = min(
+                (self.to_station[w][u] for w in self.model.windows for u in self.stand[stove]), default=0
+            )
+            self._serve_walk[stove] = got
+        return got
+
     def ready_after_add(self, stove: str, dish: int, t: int) -> int:
         c = self.cook[stove]
         b = c.open
@@ -233,7 +246,11 @@ class PrepSteps:
                         continue
                     w, add, effects = cand
                     ready = self.ready_after_add(stove, dish, add[0])
-                    yield ((ready, w.t), w, effects + [("add", stove, dish, add[0], need.id)])
+                    yield (
+                        (ready + self.serve_walk(stove), ready, w.t),
+                        w,
+                        effects + [("add", stove, dish, add[0], need.id)],
+                    )
 
     def cook_steps(self, task: Task, idx: int, disp: str, board: str | None, stove: str):
         c = self.cook[stove]
@@ -256,7 +273,7 @@ class PrepSteps:
             w, take, add = cand
             ready = self.ready_after_add(stove, dish, add[0])
             yield (
-                (ready, w.t),
+                (ready + self.serve_walk(stove), ready, w.t),
                 w,
                 [
                     ("close", table, ("stage", need.id), take),

@@ -99,6 +99,7 @@ class Search:
         self.pool: dict[tuple, Found] = {}  # best distinct schedules, by plan signature
         self.best_cost = BIG
         self.improved: list[Found] = []  # every schedule better than all before it, in order
+        self.cooks = any(need.kind in ("pan", "pot") for need in model.needs)
 
     # -- evaluating ----------------------------------------------------------------------
     def exhausted(self) -> bool:
@@ -139,6 +140,11 @@ class Search:
             for methods in self.method_sets():
                 for plate_order in (plates, near):
                     out.append(Genome(rule(), dict(methods), [None] * n, list(plate_order)))
+        if self.cooks:  # the same starts choosing cookware by when its food is ready
+            for g in list(out):
+                by_ready = g.copy()
+                by_ready.to_window = False
+                out.append(by_ready)
         return out
 
     def method_sets(self) -> list[dict[int, str]]:
@@ -205,7 +211,12 @@ class Search:
         moves = [self.move_task, self.move_task, self.swap_tasks, self.flip_method, self.set_agent]
         if len(self.model.plates) > 1:
             moves.append(self.swap_plates)
+        if self.cooks:
+            moves.append(self.flip_window)
         return moves
+
+    def flip_window(self, g: Genome) -> None:
+        g.to_window = not g.to_window
 
     def move_task(self, g: Genome) -> None:
         order = sorted(range(len(g.keys)), key=g.keys.__getitem__)

@@ -3,7 +3,7 @@ says in which order, by whom and how they are done."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .model import KitchenModel, Need
 
@@ -35,16 +35,16 @@ class Genome:
     #                         move_key(dish) -> stay | move, bring_key(dish) -> scoop | bring
     agent: list[int | None]  # per task: a fixed agent, or None for the earliest finisher
     plates: list[int]  # initial plate index for each of the first dishes
-    extra: dict[str, int] = field(default_factory=dict)
+    # cookware is chosen by when its food can reach a window (True) or when it is ready (False)
+    to_window: bool = True
 
     def copy(self) -> Genome:
-        return Genome(
-            list(self.keys), dict(self.method), list(self.agent), list(self.plates), dict(self.extra)
-        )
+        return Genome(list(self.keys), dict(self.method), list(self.agent), list(self.plates), self.to_window)
 
     def signature(self) -> tuple:
         order = tuple(sorted(range(len(self.keys)), key=self.keys.__getitem__))
-        return (order, tuple(sorted(self.method.items())), tuple(self.agent), tuple(self.plates))
+        methods = tuple(sorted(self.method.items()))
+        return (order, methods, tuple(self.agent), tuple(self.plates), self.to_window)
 
 
 def build_tasks(model: KitchenModel) -> list[Task]:
