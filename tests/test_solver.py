@@ -171,7 +171,9 @@ def test_cookware_is_chosen_by_when_its_food_can_reach_the_window():
     # the stove nearest the board is at the far end from the window; the planner that chose
     # cookware by when the meat is ready took 49 here, one that looks at the walk to the window
     # as well finds 39
-    level = load_level(ROOT / "levels" / "suite" / "burger" / "seed_126" / "agent_num_2" / "orders_num_1.yaml")
+    level = load_level(
+        ROOT / "levels" / "suite" / "burger" / "seed_126" / "agent_num_2" / "orders_num_1.yaml"
+    )
     sol = solve(level, "paracook", time_limit=0.5)
     assert sol.done and sol.oct <= 39
 
