@@ -293,6 +293,7 @@ class Search:
         expanded = 0
         orders = len(self.level.orders)
         floor = h0  # every f popped is at most the optimum (A*: admissible estimates)
+        cutoff = min(INF, self.below)  # estimates at or past this are not searched
         while heap:
             f, _, now, node, state = heapq.heappop(heap)
             floor = max(floor, f)
@@ -321,7 +322,7 @@ class Search:
                 if best.get(key, INF) <= t:
                     continue
                 h = self.estimate.value(new, t)
-                if h >= min(INF, self.below):
+                if h >= cutoff:
                     continue
                 best[key] = t
                 parents.append((node, actions))

@@ -46,7 +46,7 @@ def turn_cuts(flow: _HandFlow, arcs: list, index: dict) -> list:
 
 
 def add_turn_cuts(flow: _HandFlow, cuts: list, index: dict) -> None:
-    start = index[flow.level.agents[0].pos] if flow.level.agents else None
+    start = index[flow.level.agents[0].pos]  # only called with cuts, so with one agent
     for key, near in cuts:
         puts, takes = flow.turns[key]
         into = [
