@@ -17,9 +17,9 @@ Relaxations used (each holds for every plan):
   if handed over at stations even for a lone agent, which may leave several items on a counter
   and walk round it once).
 - Agents hold one thing at a time: the walking that moving raw ingredients to the boards, chopped
-  ones to the pans and plates to the windows takes, walking back included, and the walk from the
-  starts to every kind of place the orders need, is at least a linear program's optimum
-  (`hand_bound`).
+  ones to the pans and plates to the windows (by way of the cookware their dishes cook in)
+  takes, walking back included, and the walk from the starts to every kind of place the orders
+  need, is at least a linear program's optimum (`hand_bound`).
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ Every valid plan moves these things, each in one hand and alone:
 - every plate that is served (P), from where its life starts (a table it stands on, or a sink
   that washed it) to a serving window;
 - every dirty plate that is washed for a serve (R), from the plate return to a sink;
-- every chopped ingredient a pan cooks (X), from its board to a stove (`hand_pans`).
+- every chopped ingredient a pan cooks (X), from its board to a stove (`hand_pans`);
+- the cooked food of every dish onto its plate: the plate held next to the cookware, or the
+  cookware carried to the plate (`hand_scoops`), from a stove the food was brought to.
 
 Follow each agent tile by tile up to the last serve, its hand empty-or-holding-something-else (E)
 or holding one of the above. Summed over the agents this is a flow over (tile, hand) with a unit
@@ -32,6 +34,7 @@ from game.engine import Level
 from .bound import CHOP, INF, WASH, _Bounder
 from .hand_pans import pan_trips
 from .hand_reach import must_visit, reach_cuts
+from .hand_scoops import extra_hands, plate_hands, plate_meetings, served_phases, stove_food
 from .visit_tree import visit_tree
 
 EMPTY, RAW, POTTED, POT, PLATE, DIRTY, PANNED = "E", "F", "Q", "K", "P", "R", "X"
@@ -69,9 +72,10 @@ class _HandFlow:
         self.b = b
         self.lp = pywraplp.Solver.CreateSolver("GLOP")
         self.tiles = self._reachable()
+        self.hands = (EMPTY, *CARRIED, *extra_hands(b))
         self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
         # per (tile, hand): flow in minus flow out, as lists of (sign, variable)
-        self.balance: dict[tuple, list] = {(p, h): [] for p in self.tiles for h in (EMPTY, *CARRIED)}
+        self.balance: dict[tuple, list] = {(p, h): [] for p in self.tiles for h in self.hands}
         self.inflow: dict[tuple, list] = {key: [] for key in self.balance}  # arrivals in each hand
         self.steps: dict[tuple, list] = {}  # (tile, next tile): the step in every hand
         self.cost: list = []
@@ -80,6 +84,10 @@ class _HandFlow:
         self.turns: dict[tuple[str, str], tuple[list, list]] = {}
         self.chops: dict[str, list] = {}  # raw ingredients put on each board to be chopped
         self.initial = {s.name for s in level.stations if s.item}  # counters that start full
+        # per stove: the changes that bring it food to cook, and those that use such food up
+        self.food: dict[str, list] = {s: [] for s in b.stoves}
+        self.uses: dict[str, list] = {s: [] for s in b.stoves}
+        self.onto: dict[str, list] = {}  # cookware carried onto each stove with food to cook (K)
 
     def _reachable(self) -> set:
         tiles: set = set()
@@ -143,6 +151,7 @@ class _HandFlow:
             return None  # something needed is out of reach: the other bounds say so
         if not pan_trips(self, holders):
             return None
+        stove_food(self)
         self._visits()
         for terms in self.balance.values():
             self.lp.Add(sum(sign * v for sign, v in terms) == 0)
@@ -161,7 +170,7 @@ class _HandFlow:
         for p in self.tiles:
             for q in self.level.neighbours(p):
                 if q in self.tiles:
-                    for h in (EMPTY, *CARRIED):
+                    for h in self.hands:
                         v = self.var(f"w{h}{p}{q}")
                         self.balance[(p, h)].append((-1, v))
                         self.balance[(q, h)].append((1, v))
@@ -169,10 +178,12 @@ class _HandFlow:
                         self.steps.setdefault((p, q), []).append(v)
                         self.cost.append(v)
 
-    def _relays(self, holders: list[str], hand: str) -> tuple[dict, dict]:
+    def _relays(self, holders: list[str], hand: str, kind: str | None = None) -> tuple[dict, dict]:
+        """Things in this hand put on counters and taken off them (counted as things of `kind`
+        for the turn cuts: a plate is one whatever it holds)."""
         puts = self.changes(holders, hand, EMPTY, f"put{hand}")
         takes = self.changes(holders, EMPTY, hand, f"take{hand}")
-        self.record_turns(hand, puts, takes)
+        self.record_turns(kind or hand, puts, takes)
         return puts, takes
 
     def record_turns(self, hand: str, puts: dict, takes: dict) -> None:
@@ -218,10 +229,12 @@ class _HandFlow:
         per_pot = max(sum(1 for _, k in items if k == "pot") for items in b.dishes)
         lifts = self.changes(holders, EMPTY, POT, "lift")
         self._balanced(*self._relays(holders, POT))
-        onto = self.changes(b.stoves, POT, EMPTY, "stove")
-        for c in holders:  # a pot filled away from a stove is carried to one
+        self.onto = self.changes(b.stoves, POT, EMPTY, "stove")
+        for c in holders:  # a pot filled away from a stove is carried to one, and only such a pot
             self.lp.Add(sum(elsewhere[c]) <= per_pot * sum(lifts[c]))
-        self.lp.Add(sum(v for vs in onto.values() for v in vs) == sum(v for vs in lifts.values() for v in vs))
+            self.lp.Add(sum(lifts[c]) <= sum(elsewhere[c]))
+        for s in b.stoves:
+            self.food[s] += on_stove[s] + self.onto[s]
         return True
 
     def _balanced(self, puts: dict, takes: dict) -> None:
@@ -229,16 +242,21 @@ class _HandFlow:
             self.lp.Add(sum(puts[s]) == sum(takes[s]))
 
     def _plates(self, holders: list[str]) -> bool:
+        """Plates from where their lives start to the windows, meeting cookware on the way when
+        their dishes cook (`hand_scoops`)."""
         b = self.b
         n = len(b.dishes)
         washes = max(0, n - len(b.plates))
-        if not self.exactly(n, self.changes(b.windows, PLATE, EMPTY, "serve")):
+        phases = plate_hands(b)
+        serves = {h: self.changes(b.windows, h, EMPTY, f"serve{h}") for h in phases}
+        if not self.exactly(n, *serves.values()):
             return False
-        puts, takes = self._relays(holders, PLATE)
-        start = {s: 0 for s in holders}
-        for s in b.plates:
-            start[s] = start.get(s, 0) + 1
-        washed: dict[str, list] = {}
+        served_phases(self, serves)
+        relays = {h: self._relays(holders, h, PLATE) for h in phases}
+        # per (counter, phase): what makes a plate stand there and what ends it, beside puts/takes
+        here: dict[tuple[str, str], tuple[list, list]] = {}
+        for s in holders:
+            here[(s, PLATE)] = ([1.0] * sum(1 for p in b.plates if p == s), [])
         if washes:
             if not b.plate_return or not b.sinks:
                 return False
@@ -251,9 +269,22 @@ class _HandFlow:
             # a clean plate is taken from the sink that washed it
             clean = self.changes(b.sinks, EMPTY, PLATE, "clean")
             self.record_turns(PLATE, washed, clean)
-            takes.update(clean)
-        for s, vs in takes.items():
-            # a plate taken here stood here at the start, was put here, or was washed here
-            self.lp.Add(sum(vs) <= start.get(s, 0) + sum(puts.get(s, [])) + sum(washed.get(s, [])))
-            self.lp.Add(sum(puts.get(s, [])) <= sum(vs))
+            for s in b.sinks:
+                here[(s, PLATE)] = (list(washed[s]), list(clean[s]))
+        for (s, h), (made, ended) in plate_meetings(self, holders).items():
+            got = here.setdefault((s, h), ([], []))
+            got[0].extend(made)
+            got[1].extend(ended)
+        for h, (puts, takes) in relays.items():
+            for s in holders:
+                got = here.setdefault((s, h), ([], []))
+                got[0].extend(puts[s])
+                got[1].extend(takes[s])
+        for made, ended in here.values():  # a plate taken or changed here stood here first
+            self.lp.Add(sum(ended) <= sum(made))
+        for s in holders:  # a plate put down is taken up again
+            self.lp.Add(
+                sum(v for puts, _ in relays.values() for v in puts[s])
+                <= sum(v for _, takes in relays.values() for v in takes[s])
+            )
         return True

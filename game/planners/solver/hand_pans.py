@@ -39,6 +39,10 @@ def pan_trips(flow: _HandFlow, holders: list[str]) -> bool:
     placed = [v for vs in onto.values() for v in vs]
     if not at_boards or not placed:
         return False
+    for s in b.stoves:
+        flow.food[s] += onto[s]
+    for s in b.boards:  # what leaves a board chopped was chopped there
+        lp.Add(sum(picks[s]) <= sum(flow.chops.get(s, [])))
     lp.Add(count <= per_pan * sum(at_boards))  # each leaves its board in such a hand
     lp.Add(count <= per_pan * sum(placed))  # and reaches a stove in one
     for s in holders:  # what is put down on the way is taken up again, after it was put down
