@@ -7,8 +7,8 @@ Every valid plan moves these things, each in one hand and alone:
   that washed it) to a serving window;
 - every dirty plate that is washed for a serve (R), from the plate return to a sink;
 - every chopped ingredient a pan cooks (X), from its board to a stove (`hand_pans`);
-- the cooked food of every dish onto its plate: the plate held next to the cookware, or the
-  cookware carried to the plate (`hand_scoops`), from a stove the food was brought to.
+- every part of a dish onto its plate (`hand_plating`): its cooked food, in its cookware (C),
+  each chopped ingredient not cooked (G) and each raw one (N), unless the plate is brought to it.
 
 Follow each agent tile by tile up to the last serve, its hand empty-or-holding-something-else (E)
 or holding one of the above. Summed over the agents this is a flow over (tile, hand) with a unit
@@ -27,14 +27,15 @@ also walks round every counter it puts something on from one side and takes it f
 from __future__ import annotations
 
 import math
+from collections import defaultdict
 from collections.abc import Iterable
 
 from game.engine import Level
 
 from .bound import CHOP, INF, WASH, _Bounder
 from .hand_pans import pan_trips
+from .hand_plating import CHOPPED, extra_hands, plate_hands, plate_meetings, served_phases, settle, things
 from .hand_reach import must_visit, reach_cuts
-from .hand_scoops import extra_hands, plate_hands, plate_meetings, served_phases, stove_food
 from .visit_tree import visit_tree
 
 EMPTY, RAW, POTTED, POT, PLATE, DIRTY, PANNED = "E", "F", "Q", "K", "P", "R", "X"
@@ -71,13 +72,17 @@ class _HandFlow:
         self.level = level
         self.b = b
         self.lp = pywraplp.Solver.CreateSolver("GLOP")
+        # each round of cuts solves again from the last basis: the dual simplex takes up from it
+        self.lp.SetSolverSpecificParametersAsString("use_dual_simplex: true use_preprocessing: false")
         self.tiles = self._reachable()
-        self.hands = (EMPTY, *CARRIED, *extra_hands(b))
+        self.most = things(b)  # how many things each hand may carry in all
+        # the hands that carry something on this level (the others would stay empty)
+        self.hands = (EMPTY, *(h for h in (*CARRIED, *extra_hands(b)) if self.most.get(h)))
         self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
         # per (tile, hand): flow in minus flow out, as lists of (sign, variable)
         self.balance: dict[tuple, list] = {(p, h): [] for p in self.tiles for h in self.hands}
         self.inflow: dict[tuple, list] = {key: [] for key in self.balance}  # arrivals in each hand
-        self.steps: dict[tuple, list] = {}  # (tile, next tile): the step in every hand
+        self.steps: dict[tuple, list] = {}  # (tile, next tile): the step, in any hand
         self.cost: list = []
         # per (counter, hand): the changes that put such a thing on it and take one off, as
         # (tile, variable)
@@ -88,6 +93,12 @@ class _HandFlow:
         self.food: dict[str, list] = {s: [] for s in b.stoves}
         self.uses: dict[str, list] = {s: [] for s in b.stoves}
         self.onto: dict[str, list] = {}  # cookware carried onto each stove with food to cook (K)
+        # per (counter, kind of thing): the changes that make one lie there and those that end it
+        self.lying: defaultdict[tuple[str, str], tuple[list, list]] = defaultdict(lambda: ([], []))
+        self.holders: list[str] = []
+        # per tile: every change there, with how often one visit may make it at most: as often as
+        # there are things of its kind (`_present`)
+        self.events: defaultdict[tuple, list] = defaultdict(list)
 
     def _reachable(self) -> set:
         tiles: set = set()
@@ -102,9 +113,15 @@ class _HandFlow:
     def change(self, tile, before: str, after: str, name: str):
         """A hand at `tile` changes from `before` to `after`, as often as the variable says."""
         v = self.var(name)
+        if (tile, before) not in self.balance or (tile, after) not in self.balance:
+            v.SetUb(0.0)  # a hand this level has no use for
+            return v
         self.balance[(tile, before)].append((-1, v))
         self.balance[(tile, after)].append((1, v))
         self.inflow[(tile, after)].append(v)
+        most = self.most.get(after if after != EMPTY else before, 0)
+        if most:
+            self.events[tile].append((v, most))
         return v
 
     def change_out(self, tile):
@@ -146,13 +163,14 @@ class _HandFlow:
         for p in sorted(self.tiles):  # an agent may stop anywhere, empty-handed
             ends.append(self.change_out(p))
         self.lp.Add(sum(ends) == len(self.level.agents))
-        holders = [s.name for s in self.level.stations if s.kind in SURFACES]
+        holders = self.holders = [s.name for s in self.level.stations if s.kind in SURFACES]
         if not self._raw(holders) or not self._potted(holders) or not self._plates(holders):
             return None  # something needed is out of reach: the other bounds say so
         if not pan_trips(self, holders):
             return None
-        stove_food(self)
+        settle(self)
         self._visits()
+        self._present()
         for terms in self.balance.values():
             self.lp.Add(sum(sign * v for sign, v in terms) == 0)
         self.lp.Minimize(sum(self.cost))
@@ -166,17 +184,35 @@ class _HandFlow:
         if 0 < tree < INF:
             self.lp.Add(sum(self.cost) >= tree)
 
+    def _present(self) -> None:
+        """A hand changes only on a tile an agent walks onto (or starts on), at most as often per
+        visit as there are things of its kind."""
+        starts = {a.pos for a in self.level.agents}
+        into: dict = {}
+        for (_, q), vs in self.steps.items():
+            into.setdefault(q, []).extend(vs)
+        for p, changes in self.events.items():
+            if p in starts:
+                continue
+            for v, most in changes:
+                self.lp.Add(v <= most * sum(into.get(p, [])))
+
     def _walking(self) -> None:
         for p in self.tiles:
             for q in self.level.neighbours(p):
                 if q in self.tiles:
+                    hands = []
                     for h in self.hands:
                         v = self.var(f"w{h}{p}{q}")
                         self.balance[(p, h)].append((-1, v))
                         self.balance[(q, h)].append((1, v))
                         self.inflow[(q, h)].append(v)
-                        self.steps.setdefault((p, q), []).append(v)
-                        self.cost.append(v)
+                        hands.append(v)
+                    # the step in any hand, one variable, so that the cuts stay short
+                    step = self.var(f"s{p}{q}")
+                    self.lp.Add(step == sum(hands))
+                    self.steps[(p, q)] = [step]
+                    self.cost.append(step)
 
     def _relays(self, holders: list[str], hand: str, kind: str | None = None) -> tuple[dict, dict]:
         """Things in this hand put on counters and taken off them (counted as things of `kind`
@@ -203,6 +239,8 @@ class _HandFlow:
             if not self.exactly(count, self.changes(b.dispensers.get(item, ()), EMPTY, RAW, f"pick{item}")):
                 return False
         self.chops = self.changes(b.boards, RAW, EMPTY, "chop")
+        for s in b.boards:  # a chopped ingredient lies on the board it was chopped on
+            self.lying[(s, CHOPPED)][0].extend(self.chops[s])
         if not self.exactly(sum(need.values()), self.chops):
             return False
         self._balanced(*self._relays(holders, RAW))
@@ -243,7 +281,7 @@ class _HandFlow:
 
     def _plates(self, holders: list[str]) -> bool:
         """Plates from where their lives start to the windows, meeting cookware on the way when
-        their dishes cook (`hand_scoops`)."""
+        their dishes cook (`hand_plating`)."""
         b = self.b
         n = len(b.dishes)
         washes = max(0, n - len(b.plates))

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .hand_bound import _HandFlow
 
-EMPTY, PANNED = "E", "X"
+EMPTY, PANNED, CHOPPED = "E", "X", "G"
 
 
 def arrivals(flow: _HandFlow, station: str, hand: str) -> list:
@@ -41,8 +41,8 @@ def pan_trips(flow: _HandFlow, holders: list[str]) -> bool:
         return False
     for s in b.stoves:
         flow.food[s] += onto[s]
-    for s in b.boards:  # what leaves a board chopped was chopped there
-        lp.Add(sum(picks[s]) <= sum(flow.chops.get(s, [])))
+    for s in b.boards:  # what leaves a board chopped lay there (`hand_plating.settle`)
+        flow.lying[(s, CHOPPED)][1].extend(picks[s])
     lp.Add(count <= per_pan * sum(at_boards))  # each leaves its board in such a hand
     lp.Add(count <= per_pan * sum(placed))  # and reaches a stove in one
     for s in holders:  # what is put down on the way is taken up again, after it was put down
