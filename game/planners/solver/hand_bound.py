@@ -34,7 +34,17 @@ from game.engine import Level
 
 from .bound import CHOP, INF, WASH, _Bounder
 from .hand_pans import pan_trips
-from .hand_plating import CHOPPED, extra_hands, plate_hands, plate_meetings, served_phases, settle, things
+from .hand_plating import (
+    CHOPPED,
+    COOKED,
+    cooked_items,
+    extra_hands,
+    plate_hands,
+    plate_meetings,
+    served_phases,
+    settle,
+    totals,
+)
 from .hand_reach import must_visit, reach_cuts
 from .visit_tree import visit_tree
 
@@ -75,7 +85,7 @@ class _HandFlow:
         # each round of cuts solves again from the last basis: the dual simplex takes up from it
         self.lp.SetSolverSpecificParametersAsString("use_dual_simplex: true use_preprocessing: false")
         self.tiles = self._reachable()
-        self.most = things(b)  # how many things each hand may carry in all
+        self.most = self._things()  # how many things each hand may carry in all
         # the hands that carry something on this level (the others would stay empty)
         self.hands = (EMPTY, *(h for h in (*CARRIED, *extra_hands(b)) if self.most.get(h)))
         self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
@@ -95,10 +105,21 @@ class _HandFlow:
         self.onto: dict[str, list] = {}  # cookware carried onto each stove with food to cook (K)
         # per (counter, kind of thing): the changes that make one lie there and those that end it
         self.lying: defaultdict[tuple[str, str], tuple[list, list]] = defaultdict(lambda: ([], []))
-        self.holders: list[str] = []
         # per tile: every change there, with how often one visit may make it at most: as often as
         # there are things of its kind (`_present`)
         self.events: defaultdict[tuple, list] = defaultdict(list)
+
+    def _things(self) -> dict[str, int]:
+        """Per hand, how many things it may carry in all, so how often one visit may pick one up or
+        put one down: the plates served, the ingredients of each kind, the dirty plates washed."""
+        b = self.b
+        kinds = [k for items in b.dishes for _, k in items]
+        n = len(b.dishes)
+        out = dict.fromkeys(plate_hands(b), n) | totals(b)
+        out |= {RAW: kinds.count("chop") + kinds.count("pan"), POTTED: kinds.count("pot")}
+        out |= {POT: cooked_items(b), COOKED: cooked_items(b), PANNED: kinds.count("pan")}
+        out[DIRTY] = max(0, n - len(b.plates))
+        return out
 
     def _reachable(self) -> set:
         tiles: set = set()
@@ -163,7 +184,7 @@ class _HandFlow:
         for p in sorted(self.tiles):  # an agent may stop anywhere, empty-handed
             ends.append(self.change_out(p))
         self.lp.Add(sum(ends) == len(self.level.agents))
-        holders = self.holders = [s.name for s in self.level.stations if s.kind in SURFACES]
+        holders = [s.name for s in self.level.stations if s.kind in SURFACES]
         if not self._raw(holders) or not self._potted(holders) or not self._plates(holders):
             return None  # something needed is out of reach: the other bounds say so
         if not pan_trips(self, holders):

@@ -10,7 +10,8 @@ On the way each part is alone in a hand: cookware with cooked food (C), a choppe
 a raw one (N). So a dish of k parts is served on a plate that met k of them, merged ones
 included: the plate hand P becomes P1, P2, ... as it meets them, and a plate standing on a
 counter moves up the same way when a part is put onto it. Cooked food leaves a stove only if
-food was brought to that stove to cook (`stove_food`).
+food was brought to that stove to cook, and a part is met on a counter only if it lay there
+(`settle`).
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def plate_hands(b: _Bounder) -> tuple[str, ...]:
 
 
 def part_hands(b: _Bounder) -> tuple[str, ...]:
-    totals = _totals(b)
-    return tuple(h for h in (COOKED, CHOPPED, RAW_PART) if totals[h])
+    count = totals(b)
+    return tuple(h for h in (COOKED, CHOPPED, RAW_PART) if count[h])
 
 
 def extra_hands(b: _Bounder) -> tuple[str, ...]:
@@ -58,21 +59,8 @@ def extra_hands(b: _Bounder) -> tuple[str, ...]:
     return (*plate_hands(b)[1:], *part_hands(b))
 
 
-def things(b: _Bounder) -> dict[str, int]:
-    """Per hand, how many things it may carry in all (so how often one visit may pick one up or
-    put one down): the plates served, the ingredients of each kind, the dirty plates washed."""
-    kinds = [k for items in b.dishes for _, k in items]
-    n = len(b.dishes)
-    out = {h: n for h in plate_hands(b)}
-    cooked = sum(1 for k in kinds if k in COOKWARE_TIME)
-    out.update({"F": kinds.count("chop") + kinds.count("pan"), "Q": kinds.count("pot"), POT: cooked})
-    out.update({"R": max(0, n - len(b.plates)), "X": kinds.count("pan"), COOKED: cooked})
-    out.update(_totals(b))
-    out[COOKED] = cooked
-    return out
-
-
-def _totals(b: _Bounder) -> dict[str, int]:
+def totals(b: _Bounder) -> dict[str, int]:
+    """How many parts of each kind meet the plates, over all dishes."""
     out = dict.fromkeys((COOKED, CHOPPED, RAW_PART), 0)
     for p in parts(b):
         for h, n in p.items():
@@ -122,14 +110,14 @@ def plate_meetings(flow: _HandFlow, holders: list[str]) -> dict[tuple[str, str],
                 on[(s, phases[j + 1])][1].extend(vs)
                 on[(s, phases[0])][0].extend(vs)
     # a served plate holds just its dishes' parts (any other is thrown away with what it met)
-    totals = _totals(b)
+    count = totals(b)
     for h, vs in joins.items():
-        flow.lp.Add(sum(vs) >= totals[h])
-        flow.lp.Add(sum(vs) <= (_cooked_items(b) if h == COOKED else totals[h]))
+        flow.lp.Add(sum(vs) >= count[h])
+        flow.lp.Add(sum(vs) <= (cooked_items(b) if h == COOKED else count[h]))
     return on
 
 
-def _cooked_items(b: _Bounder) -> int:
+def cooked_items(b: _Bounder) -> int:
     """Cooked food may come from as many pots and pans as a dish has cooked ingredients."""
     return sum(1 for items in b.dishes for _, k in items if k in COOKWARE_TIME)
 
@@ -138,7 +126,7 @@ def _part_trips(flow: _HandFlow, holders: list[str], hand: str) -> None:
     """Where parts of this kind come from, and their puts and takes on counters."""
     b = flow.b
     if hand == COOKED:
-        _stove_moves(flow)
+        _stove_moves(flow, holders)
     elif hand == RAW_PART:
         for item, count in sorted(_raw_needed(b).items()):
             flow.exactly(count, flow.changes(b.dispensers.get(item, ()), EMPTY, hand, f"npick{item}"))
@@ -159,13 +147,13 @@ def _raw_needed(b: _Bounder) -> dict[str, int]:
     return need
 
 
-def _stove_moves(flow: _HandFlow) -> None:
+def _stove_moves(flow: _HandFlow, holders: list[str]) -> None:
     """Cookware leaves a stove with its food cooked (C) or not yet (K, to cook on another), and
     comes onto one with food to cook."""
     b = flow.b
     if not flow.onto:  # no pots to fill: K carries only cookware moved between stoves
         flow.onto = flow.changes(b.stoves, POT, EMPTY, "stove")
-        flow._balanced(*flow._relays(flow.holders, POT))
+        flow._balanced(*flow._relays(holders, POT))
         for s in b.stoves:
             flow.food[s] += flow.onto[s]
     for s, vs in flow.changes(b.stoves, EMPTY, POT, "unstove").items():

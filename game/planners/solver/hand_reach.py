@@ -1,13 +1,14 @@
 """Cuts that make the hands' program walk to every place a plan must visit.
 
 Some agent must stand next to a dispenser of each ingredient the orders need, a board when
-something is chopped, a stove when something is cooked, a table with a plate (or a sink), a
-window, and the sink and plate return when plates are washed. Whatever set of tiles holds all the tiles next to one such kind of place
-and no agent's start, some agent walks into it at least once, so the steps into the set, in
-every hand, add up to at least 1. The program alone may meet its needs in loops that no agent
-ever reaches; each round (at most `ROUNDS`) finds, by a maximum flow from the starts, a set that the current
-solution enters less than once, adds that cut, and solves again. The same rounds add the cuts of
-`hand_turns` (one agent walks round the counters it passes things over).
+something is chopped, a pot or a pan where it starts when something cooks in it, a table with a
+plate (or a sink), a window, and the sink and plate return when plates are washed. Whatever set
+of tiles holds all the tiles next to one such kind of place and no agent's start, some agent
+walks into it at least once, so the steps into the set add up to at least 1. The program alone
+may meet its needs in loops that no agent ever reaches; each round (at most `ROUNDS`) finds, by a
+maximum flow from the starts, a set that the current solution enters less than once, adds that
+cut, and solves again. The same rounds add the cuts of `hand_turns` (one agent walks round the
+counters it passes things over).
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ def must_visit(flow: _HandFlow) -> list[set]:
     kinds = {k for items in b.dishes for _, k in items}
     if kinds & {"chop", "pan"}:
         groups.append(list(b.boards))
-    if kinds & {"pan", "pot"}:
-        groups.append(list(b.stoves))
+    for kind in sorted(kinds & {"pan", "pot"}):  # where that cookware stands at the start
+        groups.append([st.name for st in flow.level.stations if st.item == kind])
     groups.append(list(b.windows))
     washes = len(b.dishes) > len(b.plates)
     groups.append(list(b.plates) + (list(b.sinks) if washes else []))  # a plate is taken up
