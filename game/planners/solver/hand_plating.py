@@ -89,7 +89,6 @@ def plate_meetings(flow: _HandFlow, holders: list[str]) -> dict[tuple[str, str],
     joins: dict[str, list] = {h: [] for h in part_hands(b)}
     for h in joins:
         _part_trips(flow, holders, h)
-    for h in joins:
         for j in range(top):
             for s, vs in flow.changes(holders, phases[j], phases[j + 1], f"join{h}{j}").items():
                 flow.lying[(s, h)][1].extend(vs)  # the held plate takes the part lying there
@@ -128,7 +127,7 @@ def _part_trips(flow: _HandFlow, holders: list[str], hand: str) -> None:
     if hand == COOKED:
         _stove_moves(flow, holders)
     elif hand == RAW_PART:
-        for item, count in sorted(_raw_needed(b).items()):
+        for item, count in sorted(flow.needed(("raw",)).items()):
             flow.exactly(count, flow.changes(b.dispensers.get(item, ()), EMPTY, hand, f"npick{item}"))
     # a chopped part is taken from its board, which `_raw` made it lie on by chopping it there
     puts = flow.changes(holders, hand, EMPTY, f"put{hand}")
@@ -136,15 +135,6 @@ def _part_trips(flow: _HandFlow, holders: list[str], hand: str) -> None:
     for s in holders:
         flow.lying[(s, hand)][0].extend(puts[s])
         flow.lying[(s, hand)][1].extend(takes[s])
-
-
-def _raw_needed(b: _Bounder) -> dict[str, int]:
-    need: dict[str, int] = {}
-    for items in b.dishes:
-        for item, kind in items:
-            if kind == "raw":
-                need[item] = need.get(item, 0) + 1
-    return need
 
 
 def _stove_moves(flow: _HandFlow, holders: list[str]) -> None:
