@@ -16,7 +16,8 @@ from game.levels import load_level
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound, solve
-from game.planners.solver.bound import Carry
+from game.planners.solver.bound import Carry, _Bounder
+from game.planners.solver.exact import exact_optimum
 
 CASES = human_cases()
 
@@ -169,3 +170,52 @@ def test_a_lone_agent_leaving_items_on_a_counter_stays_above_the_bound():
     result = simulate(level, plan, record=False)
     assert result.done and result.time == 68
     assert lower_bound(level).value <= result.time
+
+
+MEET = {
+    "R": {"name": "dispenser1", "provides": "rice"},
+    "F": {"name": "dispenser2", "provides": "fish"},
+    "N": {"name": "dispenser3", "provides": "nori"},
+    "L": {"name": "dispenser4", "provides": "lettuce"},
+    "C": {"name": "chopping_board1"},
+    "O": {"name": "stove1", "item": "pot"},
+    "P": {"name": "table1", "item": "plate"},
+    "W": {"name": "serving_window"},
+}
+
+
+def test_cookware_counts_its_time_only_once_the_food_has_met_it():
+    # the agent stands at the rice, the pot is 7 steps away: the pot's 16 start no sooner than
+    # the rice (or the pot, carried) has crossed the kitchen
+    rows = ["##########", "#R......O#", "#1.......#", "#PWN.CF..#", "##########"]
+    level = kitchen(rows, MEET, ("sushi_fish",))
+    assert _Bounder(level).first_in("pot") == 7
+    b = lower_bound(level)
+    assert b.terms["cookware"] >= 7 + 16
+    best = exact_optimum(level)
+    assert best is not None and b.value <= best.oct
+
+
+def test_each_part_meets_a_plate_before_the_window():
+    # the lettuce is chopped beside the window, the plate is at the far end: the plate (or the
+    # lettuce) crosses the kitchen and comes back. Apart, the plate reaches the window by 13
+    # and the lettuce by 5; together the dish needs 17, the optimum
+    rows = ["############", "#P.....W.CL#", "#.........1#", "############"]
+    level = kitchen(rows, MEET, ("salad_basic",))
+    assert lower_bound(level).terms["dish"] == 17
+    best = exact_optimum(level)
+    assert best is not None and best.oct == 17
+
+
+def test_each_pot_starts_its_clock_when_its_own_first_food_arrives():
+    # two pots: one a step from the rice, one across the kitchen. Two rice dishes either share
+    # the near pot (1 + 16 + 16) or wait for the far one's rice to arrive (7 steps): the second
+    # is cooked no sooner than 7 + 16 = 23, not 17
+    stations = {**MEET, "Q": {"name": "stove2", "item": "pot"}, "T": {"name": "table2", "item": "plate"}}
+    rows = ["##########", "#RQ.....O#", "#1.......#", "#PWN.CFT.#", "##########"]
+    level = kitchen(rows, stations, ("sushi_fish", "sushi_fish"))
+    b = _Bounder(level)
+    assert b.firsts("pot") == [1, 7]
+    assert [b.cooked_by("pot", n) for n in (1, 2, 3)] == [17, 23, 33]
+    sol = solve(level, time_limit=1)
+    assert sol.done and lower_bound(level).value <= sol.oct

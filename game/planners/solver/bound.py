@@ -8,7 +8,9 @@ Relaxations used (each holds for every plan):
 - The first agent reaches a dispenser no sooner than its walking distance.
 - A pot or pan finishes its K-th ingredient no sooner than dur * K after its first ingredient went
   in (both rule sets: `paracook` counts from the first ever, `documented` cooks batches one after
-  another), and no ingredient is cooked before it is in cookware on a stove.
+  another), and no ingredient is cooked before it is in cookware on a stove. The first goes in
+  only once the food and that piece have met at a station, each brought from where it starts.
+- Every part of a dish meets a plate at some station, and the plate then reaches a window.
 - Dishes are served in order; a dish past the plates on the map needs a plate that came back
   dirty 10 after an earlier serve and was washed (6).
 - Chopping boards chop one ingredient at a time (4 each).
@@ -86,6 +88,7 @@ class Carry:
 
     def __init__(self, level: Level, handoffs: bool = True):
         self.level = level
+        self.handoffs = handoffs
         self.stations = {s.name: s for s in level.stations}
         self.adjacent: dict[str, list[tuple[int, int]]] = {
             name: [p for p in level.neighbours(s.pos) if level.is_floor(p)]
@@ -132,8 +135,18 @@ class Carry:
 
     def from_start(self, a: str, b: str) -> int | None:
         """The least time from the start until an item at a is held next to b, when this carry
-        follows the agents from where they stand (None: it does not; see `TeamCarry`)."""
-        return None
+        follows the agents from where they stand (None: it does not; see `TeamCarry`). A lone
+        agent carries the item from the side of a it walked to."""
+        if self.handoffs or len(self.level.agents) != 1:
+            return None
+        level = self.level
+        reach = level.distances(level.agents[0].pos)
+        best = INF
+        for p in self.adjacent[a]:
+            if p in reach:
+                onward = level.distances(p)
+                best = min([best] + [reach[p] + onward[q] for q in self.adjacent[b] if q in onward])
+        return best
 
     def between(self, a: str, b: str) -> int:
         da = self.from_station(a)
@@ -201,6 +214,9 @@ class _Bounder:
             if s.kind == "dispenser" and s.provides:
                 self.dispensers.setdefault(s.provides, []).append(s.name)
         self.agents = [a.pos for a in level.agents]
+        # where food and cookware can meet: any station that holds what is put on it
+        self._firsts: dict[str, list[int]] = {}
+        self.meeting_places = [s.name for s in stations if s.kind and s.kind not in NOT_HOLDING + ("sink",)]
         self.dishes = []
         for order in level.orders:
             recipe = level.recipe_book.get(order)
@@ -248,34 +264,56 @@ class _Bounder:
 
     def first_in(self, kind: str) -> int:
         """Earliest any ingredient can go into cookware of this kind."""
-        best = INF
-        for items in self.dishes:
-            for item, k in items:
-                if k != kind:
-                    continue
-                if kind == "pan":
-                    best = min([best] + [t for _, t in self.chopped_at(item)])
-                else:
-                    best = min([best] + [self.walk_to(d) for d in self.dispensers.get(item, ())])
-        return best
+        return min(self.firsts(kind), default=INF)
 
-    def at_window(self, item: str, kind: str) -> int:
-        """Earliest the ingredient, prepared, can reach a serving window."""
-        disps = self.dispensers.get(item, ())
+    def firsts(self, kind: str) -> list[int]:
+        """For each pot or pan of this kind, earliest, ascending, its first ingredient can go in:
+        the food and the cookware must meet at some station (one held next to it, the other
+        on it), each coming from where it starts (cookware may be carried to the food)."""
+        if kind in self._firsts:
+            return self._firsts[kind]
+        foods = {item for items in self.dishes for item, k in items if k == kind}
+        out = []
+        for c in (s.name for s in self.level.stations if s.item == kind):
+            best = INF
+            for m in self.meeting_places:
+                ware = 0 if c == m else self.fetch(c, m)
+                for item in foods:
+                    best = min(best, max(ware, self.food_at(item, kind, m)))
+            out.append(best)
+        self._firsts[kind] = sorted(out)
+        return self._firsts[kind]
+
+    def food_at(self, item: str, kind: str, m: str) -> int:
+        """Earliest the ingredient, ready to cook, can be held next to station m."""
+        if kind == "pan":
+            return min((t + self.cd(b, m) for b, t in self.chopped_at(item)), default=INF)
+        return min((self.fetch(d, m) for d in self.dispensers.get(item, ())), default=INF)
+
+    def cooked_at(self, item: str, kind: str) -> list[tuple[str, int]]:
+        """(stove, earliest the ingredient is cooked there) for every stove: it must be on the
+        stove in its cookware, and cookware counts its time from its first ingredient."""
+        first = self.first_in(kind) + COOKWARE_TIME[kind]
+        return [(s, max(self.food_at(item, kind, s), first)) for s in self.stoves]
+
+    def part_at(self, item: str, kind: str, m: str) -> int:
+        """Earliest the ingredient, prepared as the dish wants it, can be held next to m."""
         if kind == "raw":
-            return min((self.fetch(d, w) for d in disps for w in self.windows), default=INF)
-        if kind == "chop":
-            return min((t + self.to_window(b) for b, t in self.chopped_at(item)), default=INF)
-        dur = COOKWARE_TIME[kind]
-        first = self.first_in(kind) + dur
+            return min((self.fetch(d, m) for d in self.dispensers.get(item, ())), default=INF)
+        made = self.chopped_at(item) if kind == "chop" else self.cooked_at(item, kind)
+        return min((t + self.cd(where, m) for where, t in made), default=INF)
+
+    def served(self, item: str, kind: str, plated: bool) -> int:
+        """Earliest a dish with this part can be served: the part and a plate meet at some
+        station, and the plate goes on to a window (with `plated`, one of the map's plates)."""
         best = INF
-        for s in self.stoves:
-            if kind == "pan":
-                arrive = min((t + self.cd(b, s) for b, t in self.chopped_at(item)), default=INF)
-            else:
-                arrive = min((self.fetch(d, s) for d in disps), default=INF)
-            best = min(best, max(arrive, first) + self.to_window(s))
-        return best
+        for m in self.meeting_places:
+            plate = min((0 if p == m else self.fetch(p, m) for p in self.plates), default=INF)
+            meet = max(self.part_at(item, kind, m), plate if plated else 0)
+            best = min(best, meet + self.to_window(m))
+        # the direct carry can be longer than by way of a station (hand-overs differ)
+        direct = min((self.part_at(item, kind, w) for w in self.windows), default=INF)
+        return max(best, direct)
 
     # -- the bound ----------------------------------------------------------------------
     def bound(self) -> Bound:
@@ -288,7 +326,10 @@ class _Bounder:
             wash_cycle = min(
                 RETURN_DELAY + self.cd(self.plate_return, s) + WASH + self.to_window(s) for s in self.sinks
             )
-        earliest = [max([1] + [self.at_window(i, k) for i, k in items]) for items in self.dishes]
+        earliest = [
+            max([1] + [self.served(i, k, d < plates) for i, k in items])
+            for d, items in enumerate(self.dishes)
+        ]
         terms = {"dish": 0, "order": 0, "plates": 0, "cookware": 0, "boards": 0, "work": 0}
         serve: list[int] = []
         for d in range(n):
@@ -314,13 +355,25 @@ class _Bounder:
 
     def cookware_bound(self, d: int) -> int:
         best = 0
-        for kind, dur in COOKWARE_TIME.items():
+        for kind in COOKWARE_TIME:
             count = self.prefix_items(d, kind)
-            have = self.cookware[kind]
-            if count and have:
+            if count and self.cookware[kind]:
                 out = min((self.to_window(s) for s in self.stoves), default=INF)
-                best = max(best, self.first_in(kind) + dur * -(-count // have) + out)
+                best = max(best, self.cooked_by(kind, count) + out)
         return best
+
+    def cooked_by(self, kind: str, count: int) -> int:
+        """Earliest `count` ingredients can all be cooked: each pot or pan cooks its n-th no
+        sooner than n * dur after its first went in. Giving each next ingredient to the piece
+        that would finish it soonest is optimal for this."""
+        dur = COOKWARE_TIME[kind]
+        ends = list(self.firsts(kind))
+        done = 0
+        for _ in range(count):
+            k = min(range(len(ends)), key=lambda i: ends[i] + dur)
+            ends[k] += dur
+            done = max(done, ends[k])
+        return done
 
     def board_bound(self, d: int) -> int:
         items = [i for items in self.dishes[: d + 1] for i, k in items if k in ("chop", "pan")]
