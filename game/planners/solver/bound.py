@@ -214,9 +214,10 @@ class _Bounder:
             if s.kind == "dispenser" and s.provides:
                 self.dispensers.setdefault(s.provides, []).append(s.name)
         self.agents = [a.pos for a in level.agents]
-        # where food and cookware can meet: any station that holds what is put on it
-        self._firsts: dict[str, list[int]] = {}
+        # where food and cookware, or a part and its plate, can meet: any station that holds
+        # what is put on it
         self.meeting_places = [s.name for s in stations if s.kind and s.kind not in NOT_HOLDING + ("sink",)]
+        self._firsts: dict[str, list[int]] = {}  # per kind of cookware, see `firsts`
         self.dishes = []
         for order in level.orders:
             recipe = level.recipe_book.get(order)
@@ -368,6 +369,8 @@ class _Bounder:
         that would finish it soonest is optimal for this."""
         dur = COOKWARE_TIME[kind]
         ends = list(self.firsts(kind))
+        if not ends:
+            return INF
         done = 0
         for _ in range(count):
             k = min(range(len(ends)), key=lambda i: ends[i] + dur)
