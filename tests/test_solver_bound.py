@@ -219,3 +219,17 @@ def test_each_pot_starts_its_clock_when_its_own_first_food_arrives():
     assert [b.cooked_by("pot", n) for n in (1, 2, 3)] == [17, 23, 33]
     sol = solve(level, time_limit=1)
     assert sol.done and lower_bound(level).value <= sol.oct
+
+
+def test_each_board_chops_its_first_only_once_an_ingredient_reaches_it():
+    # two agents beside the lettuce and the tomato, one board next to them and one across the
+    # kitchen: the second chop waits for the near board (1 + 4 + 4) or for the walk to the far
+    # one (6 + 4), so the chopping ends no sooner than 9, not 5 as if both boards were at hand
+    stations = {**MEET, "T": {"name": "dispenser5", "provides": "tomato"}, "D": {"name": "chopping_board2"}}
+    rows = ["##########", "#LTC....D#", "#12......#", "#PW......#", "##########"]
+    level = kitchen(rows, stations, ("salad_advanced",))
+    b = _Bounder(level)
+    out = min(b.to_window(x) for x in b.boards)
+    assert b.board_bound(0) == 9 + out
+    sol = solve(level, time_limit=1)
+    assert sol.done and lower_bound(level).value <= sol.oct

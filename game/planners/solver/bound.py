@@ -13,7 +13,8 @@ Relaxations used (each holds for every plan):
 - Every part of a dish meets a plate at some station, and the plate then reaches a window.
 - Dishes are served in order; a dish past the plates on the map needs a plate that came back
   dirty 10 after an earlier serve and was washed (6).
-- Chopping boards chop one ingredient at a time (4 each).
+- Chopping boards chop one ingredient at a time (4 each), each board from when an ingredient can
+  first reach it.
 - Agents work one action at a time: the carrying, chopping and washing the dishes need, shared out
   over the agents, takes at least its total divided by the number of agents (carrying counted as
   if handed over at stations even for a lone agent, which may leave several items on a counter
@@ -382,9 +383,18 @@ class _Bounder:
         items = [i for items in self.dishes[: d + 1] for i, k in items if k in ("chop", "pan")]
         if not items or not self.boards:
             return 0
-        start = min(t - CHOP for i in set(items) for _, t in self.chopped_at(i))
-        out = min(self.to_window(b) for b in self.boards)
-        return start + CHOP * -(-len(items) // len(self.boards)) + out
+        # each board chops its first no sooner than an ingredient can reach it; each next one
+        # goes to the board that would finish it soonest
+        ends = [
+            min(t - CHOP for i in set(items) for b, t in self.chopped_at(i) if b == board)
+            for board in self.boards
+        ]
+        done = 0
+        for _ in items:
+            k = min(range(len(ends)), key=lambda j: ends[j])
+            ends[k] += CHOP
+            done = max(done, ends[k])
+        return done + min(self.to_window(b) for b in self.boards)
 
     def work(self, d: int) -> int:
         """Carrying, chopping and washing that dishes 0..d cannot do without."""
