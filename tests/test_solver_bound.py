@@ -10,6 +10,7 @@ from conftest import human_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
+from test_solver_bound_plating import STATIONS
 
 from game.engine import simulate
 from game.levels import load_level
@@ -172,23 +173,11 @@ def test_a_lone_agent_leaving_items_on_a_counter_stays_above_the_bound():
     assert lower_bound(level).value <= result.time
 
 
-MEET = {
-    "R": {"name": "dispenser1", "provides": "rice"},
-    "F": {"name": "dispenser2", "provides": "fish"},
-    "N": {"name": "dispenser3", "provides": "nori"},
-    "L": {"name": "dispenser4", "provides": "lettuce"},
-    "C": {"name": "chopping_board1"},
-    "O": {"name": "stove1", "item": "pot"},
-    "P": {"name": "table1", "item": "plate"},
-    "W": {"name": "serving_window"},
-}
-
-
 def test_cookware_counts_its_time_only_once_the_food_has_met_it():
     # the agent stands at the rice, the pot is 7 steps away: the pot's 16 start no sooner than
     # the rice (or the pot, carried) has crossed the kitchen
     rows = ["##########", "#R......O#", "#1.......#", "#PWN.CF..#", "##########"]
-    level = kitchen(rows, MEET, ("sushi_fish",))
+    level = kitchen(rows, STATIONS, ("sushi_fish",))
     assert _Bounder(level).first_in("pot") == 7
     b = lower_bound(level)
     assert b.terms["cookware"] >= 7 + 16
@@ -201,7 +190,7 @@ def test_each_part_meets_a_plate_before_the_window():
     # lettuce) crosses the kitchen and comes back. Apart, the plate reaches the window by 13
     # and the lettuce by 5; together the dish needs 17, the optimum
     rows = ["############", "#P.....W.CL#", "#.........1#", "############"]
-    level = kitchen(rows, MEET, ("salad_basic",))
+    level = kitchen(rows, STATIONS, ("salad_basic",))
     assert lower_bound(level).terms["dish"] == 17
     best = exact_optimum(level)
     assert best is not None and best.oct == 17
@@ -211,7 +200,7 @@ def test_each_pot_starts_its_clock_when_its_own_first_food_arrives():
     # two pots: one a step from the rice, one across the kitchen. Two rice dishes either share
     # the near pot (1 + 16 + 16) or wait for the far one's rice to arrive (7 steps): the second
     # is cooked no sooner than 7 + 16 = 23, not 17
-    stations = {**MEET, "Q": {"name": "stove2", "item": "pot"}, "T": {"name": "table2", "item": "plate"}}
+    stations = {**STATIONS, "Q": {"name": "stove4", "item": "pot"}, "T": {"name": "table4", "item": "plate"}}
     rows = ["##########", "#RQ.....O#", "#1.......#", "#PWN.CFT.#", "##########"]
     level = kitchen(rows, stations, ("sushi_fish", "sushi_fish"))
     b = _Bounder(level)
@@ -225,7 +214,11 @@ def test_each_board_chops_its_first_only_once_an_ingredient_reaches_it():
     # two agents beside the lettuce and the tomato, one board next to them and one across the
     # kitchen: the second chop waits for the near board (1 + 4 + 4) or for the walk to the far
     # one (6 + 4), so the chopping ends no sooner than 9, not 5 as if both boards were at hand
-    stations = {**MEET, "T": {"name": "dispenser5", "provides": "tomato"}, "D": {"name": "chopping_board2"}}
+    stations = {
+        **STATIONS,
+        "T": {"name": "dispenser8", "provides": "tomato"},
+        "D": {"name": "chopping_board2"},
+    }
     rows = ["##########", "#LTC....D#", "#12......#", "#PW......#", "##########"]
     level = kitchen(rows, stations, ("salad_advanced",))
     b = _Bounder(level)

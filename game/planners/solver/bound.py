@@ -209,7 +209,9 @@ class _Bounder:
         returns = [s.name for s in stations if s.kind == "plate_return"]
         self.plate_return = returns[0] if returns else None
         self.plates = [s.name for s in stations if s.item == "plate"]
-        self.cookware = {k: sum(1 for s in stations if s.item == k) for k in COOKWARE_TIME}
+        # the pots and pans where they start, by kind
+        self.wares = {k: [s.name for s in stations if s.item == k] for k in COOKWARE_TIME}
+        self.cookware = {k: len(names) for k, names in self.wares.items()}
         self.dispensers: dict[str, list[str]] = {}
         for s in stations:
             if s.kind == "dispenser" and s.provides:
@@ -276,7 +278,7 @@ class _Bounder:
             return self._firsts[kind]
         foods = {item for items in self.dishes for item, k in items if k == kind}
         out = []
-        for c in (s.name for s in self.level.stations if s.item == kind):
+        for c in self.wares[kind]:
             best = INF
             for m in self.meeting_places:
                 ware = 0 if c == m else self.fetch(c, m)

@@ -35,7 +35,7 @@ def must_visit(flow: _HandFlow) -> list[set]:
     if kinds & {"chop", "pan"}:
         groups.append(list(b.boards))
     for kind in sorted(kinds & {"pan", "pot"}):  # where that cookware stands at the start
-        groups.append([st.name for st in flow.level.stations if st.item == kind])
+        groups.append(list(b.wares[kind]))
     groups.append(list(b.windows))
     washes = len(b.dishes) > len(b.plates)
     groups.append(list(b.plates) + (list(b.sinks) if washes else []))  # a plate is taken up
