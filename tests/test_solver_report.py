@@ -96,9 +96,12 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
     # the viewer: a human replay gets the bound computed, a planner replay shows its own
     human = ReplayScreen(load_replay(d.screen.card.replay))
     assert human.bound_job is not None  # worked out in the background, not on the window's thread
+    rects = dict(human.rects)
     human.bound_job.join(timeout=30)
     human.update(0.016)
     assert human.bound_job is None and human.metrics.result["lower_bound"] == bound
+    # its line was kept free: nothing moves under the pointer when it comes
+    assert human.rects == rects
     sol = solve(level, time_limit=0.1, record=True)
     path = save_replay(
         tmp_path / "solver.json",

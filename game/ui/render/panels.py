@@ -142,9 +142,12 @@ def headline(result: Mapping[str, Any]) -> tuple[str, tuple[int, int, int]]:
 class MetricsPanel:
     """OCT, nOCT, MD, AU, the per-agent time budget and the served orders (cached per size)."""
 
-    def __init__(self, result: Mapping[str, Any], agents: Sequence[str]):
+    def __init__(self, result: Mapping[str, Any], agents: Sequence[str], bound_pending: bool = False):
         self.result = result
         self.agents = list(agents)
+        # the bound is being worked out: its line is kept free, so the layout does not move when
+        # it comes (a click aimed at a row below must land on that row)
+        self.bound_pending = bound_pending
         self._cache: tuple[tuple[int, int], pygame.Surface] | None = None
 
     def draw(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -154,7 +157,8 @@ class MetricsPanel:
 
     def height_for(self, width: int) -> int:
         n_orders = len(self.result.get("finished_orders", [])) + len(self.result.get("remaining_orders", []))
-        return 96 + 44 * len(self.agents) + 20 * n_orders + 26 + 20 * bool(self.result.get("lower_bound"))
+        bound_line = bool(self.result.get("lower_bound")) or self.bound_pending
+        return 96 + 44 * len(self.agents) + 20 * n_orders + 26 + 20 * bound_line
 
     def _render(self, size: tuple[int, int]) -> pygame.Surface:
         r = self.result
@@ -177,6 +181,9 @@ class MetricsPanel:
                 f"    OCT / bound {oct_ / bound:.2f}" if r.get("done") else ""
             )
             blit_text(img, line, (6, y), 16, P.TEXT_DIM)
+            y += 20
+        elif self.bound_pending:
+            blit_text(img, "lower bound: working it out ...", (6, y), 16, P.TEXT_DIM)
             y += 20
         y = self._legend(img, y)
         for i, agent in enumerate(self.agents):

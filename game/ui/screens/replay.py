@@ -412,11 +412,11 @@ class ReplayScreen(TimelineScreen):
         self.diagnosis = explain(level, self.story, detail, tl) if result.get("error") and detail else None
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
-        self.metrics = MetricsPanel({**result, "lower_bound": _recorded_bound(replay)}, agents)
+        recorded = _recorded_bound(replay)
         # not recorded: worked out in the background and shown when ready (a fraction of a second)
-        self.bound_job = (
-            None if self.metrics.result["lower_bound"] else warm_bound(replay.level, replay.rules)
-        )
+        self.bound_job = None if recorded else warm_bound(replay.level, replay.rules)
+        pending = self.bound_job is not None
+        self.metrics = MetricsPanel({**result, "lower_bound": recorded}, agents, bound_pending=pending)
         self.queues = QueuePanel(replay.plan, tl, agents, detail)
         self.log = EventLog(self.story, agents, stations)
         self.tab = "events"
@@ -599,9 +599,10 @@ class ReplayScreen(TimelineScreen):
         from game.planners.solver.bound import known_bound
 
         value = known_bound(self.replay.level, self.replay.rules)  # worked out already: at once
-        if value:
-            self.metrics = MetricsPanel({**self.metrics.result, "lower_bound": value}, self.metrics.agents)
-            self.resize(self.size)  # the metrics panel grows by its bound line
+        self.metrics = MetricsPanel({**self.metrics.result, "lower_bound": value}, self.metrics.agents)
+        self.version += 1  # its line is drawn in the space kept for it
+        if not value:
+            self.resize(self.size)  # no bound after all: its line goes
 
     def draw_key(self) -> Any:
         return (super().draw_key(), self.gantt.view, self.tab)
