@@ -9,7 +9,7 @@ import pytest
 from conftest import human_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kitchens import kitchen
+from kitchens import it, kitchen, mv, pr, wait
 from test_solver_bound_plating import STATIONS
 
 from game.engine import simulate
@@ -106,8 +106,6 @@ def test_a_lone_agent_leaving_items_on_a_counter_stays_above_the_bound():
     # a counter of three tables splits the kitchen; walking round it takes 24. One agent leaves
     # three lettuces on the counter, walks round once and chops and serves them on the far side:
     # its carrying is far less than three walks round, and the bound must allow for that
-    from kitchens import it, mv, pr
-
     stations = {
         "L": {"name": "dispenser1", "provides": "lettuce"},
         "A": {"name": "table1"},
@@ -226,3 +224,24 @@ def test_each_board_chops_its_first_only_once_an_ingredient_reaches_it():
     assert b.board_bound(0) == 9 + out
     sol = solve(level, time_limit=1)
     assert sol.done and lower_bound(level).value <= sol.oct
+
+
+def test_a_counter_hands_over_only_once_someone_can_stand_behind_it():
+    # agent1 is shut in beside the lettuce; the others walk 9 to the far side of the table
+    # between. The lettuce reaches the board no sooner than 9 + 2, not 1 + 2 as if a helper
+    # already stood there; chopped (4) and taken to the window (2), the dish needs 17, which a
+    # plan reaches
+    rows = ["##########", "#L1.T...C#", "######P.##", "#23.....W#", "##########"]
+    level = kitchen(rows, STATIONS, ("salad_basic",))
+    carry = Carry(level)
+    assert carry.between("dispenser7", "chopping_board1") == 3
+    assert carry.from_start("dispenser7", "chopping_board1") == 11
+    plan = {
+        "agent1": [it("dispenser7"), mv(3, 1), it("table2")],
+        "agent2": [mv(6, 3), it("table1"), mv(7, 1), wait(4), wait(3), it("chopping_board1")]
+        + [mv(7, 3), it("serving_window")],  # the second wait starts after agent3's chop does
+        "agent3": [mv(5, 1), it("table2"), mv(7, 1), it("chopping_board1"), pr("chopping_board1")],
+    }
+    result = simulate(level, plan, record=False)
+    assert result.done and result.time == 17
+    assert lower_bound(level).value == 17

@@ -4,7 +4,8 @@ Relaxations used (each holds for every plan):
 - Items move only in a hand or in a carried container, one tile per time unit. With several
   agents an item may be put on a station from one side and picked up from another, so carrying
   distances are measured on floor tiles where all tiles next to one holding station count as
-  one place (`Carry`); a lone agent walks every tile itself.
+  one place (`Carry`); a lone agent walks every tile itself. From the start, an item is taken
+  from a side only once some agent can have walked there (two agents: `TeamCarry`).
 - The first agent reaches a dispenser no sooner than its walking distance.
 - A pot or pan finishes its K-th ingredient no sooner than dur * K after its first ingredient went
   in (both rule sets: `paracook` counts from the first ever, `documented` cooks batches one after
@@ -27,6 +28,7 @@ Relaxations used (each holds for every plan):
 
 from __future__ import annotations
 
+import heapq
 import json
 import threading
 from collections import deque
@@ -101,6 +103,7 @@ class Carry:
                 for p in tiles:
                     self.holders.setdefault(p, []).append(name)
         self._from: dict[str, dict] = {}
+        self._start: dict[str, dict] = {}  # per source, `_relayed`
 
     def from_station(self, name: str) -> dict:
         got = self._from.get(name)
@@ -137,8 +140,14 @@ class Carry:
     def from_start(self, a: str, b: str) -> int | None:
         """The least time from the start until an item at a is held next to b, when this carry
         follows the agents from where they stand (None: it does not; see `TeamCarry`). A lone
-        agent carries the item from the side of a it walked to."""
-        if self.handoffs or len(self.level.agents) != 1:
+        agent carries the item from the side of a it walked to; with hand-overs, an item put on a
+        counter is taken from a side only once some agent can have walked there."""
+        if self.handoffs:
+            got = self._start.get(a)
+            if got is None:
+                got = self._start[a] = self._relayed(a)
+            return min((got.get(p, INF) for p in self.adjacent[b]), default=INF)
+        if len(self.level.agents) != 1:
             return None
         level = self.level
         reach = level.distances(level.agents[0].pos)
@@ -147,6 +156,35 @@ class Carry:
             if p in reach:
                 onward = level.distances(p)
                 best = min([best] + [reach[p] + onward[q] for q in self.adjacent[b] if q in onward])
+        return best
+
+    def _relayed(self, source: str) -> dict:
+        """Earliest an item waiting at `source` from the start can be held on each tile (and lie
+        on each holding station): picked up once an agent reaches a side, walked a tile a step,
+        handed over a counter once an agent can stand on the far side."""
+        level = self.level
+        reach: dict = {}  # earliest any agent can stand on each tile
+        for agent in level.agents:
+            for p, d in level.distances(agent.pos).items():
+                reach[p] = min(d, reach.get(p, INF))
+        best: dict = {}
+        heap = [(reach[p], n, p) for n, p in enumerate(self.adjacent[source]) if p in reach]
+        heapq.heapify(heap)
+        pushed = len(self.adjacent[source])
+        while heap:
+            t, _, node = heapq.heappop(heap)
+            if node in best:
+                continue
+            best[node] = t
+            if isinstance(node, str):
+                nxt = [(max(t, reach[p]), p) for p in self.adjacent[node] if p in reach]
+            else:
+                nxt = [(t, st) for st in self.holders.get(node, ())]
+                nxt += [(t + 1, q) for q in level.neighbours(node) if q in reach]
+            for when, there in nxt:
+                if there not in best:
+                    heapq.heappush(heap, (when, pushed, there))
+                    pushed += 1
         return best
 
     def between(self, a: str, b: str) -> int:
