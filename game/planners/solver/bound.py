@@ -33,6 +33,7 @@ import json
 import threading
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from game.engine import Level
 from game.engine.level import COOKWARE_TIME, default_cookware
@@ -158,15 +159,20 @@ class Carry:
                 best = min([best] + [reach[p] + onward[q] for q in self.adjacent[b] if q in onward])
         return best
 
+    @cached_property
+    def reach(self) -> dict:
+        """Earliest any agent can stand on each tile."""
+        out: dict = {}
+        for agent in self.level.agents:
+            for p, d in self.level.distances(agent.pos).items():
+                out[p] = min(d, out.get(p, INF))
+        return out
+
     def _relayed(self, source: str) -> dict:
         """Earliest an item waiting at `source` from the start can be held on each tile (and lie
         on each holding station): picked up once an agent reaches a side, walked a tile a step,
         handed over a counter once an agent can stand on the far side."""
-        level = self.level
-        reach: dict = {}  # earliest any agent can stand on each tile
-        for agent in level.agents:
-            for p, d in level.distances(agent.pos).items():
-                reach[p] = min(d, reach.get(p, INF))
+        level, reach = self.level, self.reach
         best: dict = {}
         heap = [(reach[p], n, p) for n, p in enumerate(self.adjacent[source]) if p in reach]
         heapq.heapify(heap)
