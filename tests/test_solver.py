@@ -7,10 +7,14 @@ import json
 
 import pytest
 from conftest import PARACOOK, ROOT, human_cases, need_paracook
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from kitchens import kitchen
 
-from game.engine import simulate
+from game.engine import parse_plan, simulate
 from game.levels import load_level
+from game.levels.generator import generate_kitchen, task_level
+from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound, solve
 
 SAMPLE = [  # (category, seed, agents, orders): every category, 1-3 agents, up to 4 orders
@@ -134,6 +138,78 @@ def test_the_bound_is_met_where_the_plan_is_obviously_optimal():
     sol = solve(level, time_limit=0.2)
     assert sol.done
     assert lower_bound(level).value == sol.oct
+
+
+# agent1 makes a salad beside its plate; the window is behind a wall and a table, 7 steps round
+# for agent1 but 2 from the table's far side, where agent2 stands
+PASS_ROWS = ["#########", "#LCP#2..#", "#1..T...W", "#.......#", "#########"]
+
+
+def test_a_dish_is_handed_over_a_table_when_that_serves_it_sooner():
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    sol = solve(level, time_limit=0.5)
+    assert sol.done
+    assert sol.oct == lower_bound(level).value  # as soon as the chopping allows: optimal
+    assert sol.plan["agent1"][-1] == {"action": "Interact", "target": "table2"}
+    assert [a["target"] for a in sol.plan["agent2"] if a["action"] == "Interact"] == [
+        "table2",
+        "serving_window",
+    ]
+
+
+def test_a_hand_over_is_tried_only_over_tables_that_shorten_the_way_to_the_window():
+    from game.planners.solver.decoder import Decoder
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.tasks import build_tasks
+
+    model = KitchenModel(kitchen(PASS_ROWS, STATIONS, ("salad_basic",)), "paracook")
+    dec = Decoder(model, build_tasks(model))
+    tile = model.geo.index
+    assert dec.pass_tables(tile[(3, 2)], "serving_window") == ["table2"]  # beside it: 7 vs 0 + 2
+    assert dec.pass_tables(tile[(7, 2)], "serving_window") == []  # at the window already
+    assert dec.partners(0) == [1] and dec.partners(1) == [0]
+
+
+def test_the_search_starts_both_serving_and_handing_over_only_for_teams_with_tables():
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.search import FLIP, Search
+    from game.planners.solver.tasks import PASS, SERVE, build_tasks, serve_key
+
+    def starts(rows):
+        model = KitchenModel(kitchen(rows, STATIONS, ("salad_basic",)), "paracook")
+        return Search(model, build_tasks(model), budget=10, seed=1).start_genomes()
+
+    team = starts(PASS_ROWS)
+    ways = [g.method[serve_key(0)] for g in team]
+    assert ways.count(SERVE) == ways.count(PASS) == len(team) // 2
+    assert FLIP[SERVE] == PASS and FLIP[PASS] == SERVE
+    alone = starts(["#LCPW#", "#1...#", "#.T..#"])
+    assert all(serve_key(0) not in g.method for g in alone)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    category=st.sampled_from(CATEGORIES),
+    seed=st.integers(0, 10_000),
+    agents=st.integers(2, 3),
+    orders=st.integers(1, 3),
+    rules=st.sampled_from(["paracook", "documented"]),
+)
+def test_plates_handed_over_run_in_the_engine_exactly_as_scheduled(category, seed, agents, orders, rules):
+    from game.planners.solver.grounding import ground
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.search import Search
+    from game.planners.solver.tasks import PASS, build_tasks, serve_key
+
+    level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
+    model = KitchenModel(level, rules)
+    search = Search(model, build_tasks(model), budget=10, seed=1)
+    for g in search.start_genomes():
+        if g.method.get(serve_key(0)) != PASS or (s := search.decoder.decode(g)) is None:
+            continue
+        plan = ground(model.geo, s.ops, model.agent_names)
+        result = simulate(level, parse_plan(plan, level.agent_names), rules, record=False)
+        assert result.done and result.time == s.makespan, (result.error, s.makespan)
 
 
 # -- scenario and tutorial levels: hand-overs, roles, freshness, burning ------------------------

@@ -19,6 +19,7 @@ from .tasks import (
     DELIVER,
     HOLD,
     MOVE,
+    PASS,
     PREP,
     RELAY,
     WASH,
@@ -26,6 +27,7 @@ from .tasks import (
     Task,
     bring_key,
     move_key,
+    serve_key,
     wash_key,
 )
 from .timing import EV0, OPEN, AgentClock, Batch, Cookware, Infeasible, Op, Schedule, Walker
@@ -52,6 +54,11 @@ class Decoder(PrepSteps, PlateSteps):
             for a, tile in enumerate(model.geo.agent_tiles)
             if model.may_use(a, window) and any(self.to_station[w][tile] < INF for w in model.windows)
         ]
+        # who may put a dish's plate on a table, and who may take it from there to a window
+        table = frozenset(("table",))
+        self.takers = [a for a in self.servers if model.may_use(a, table | window)]
+        self.putters = {a for a in range(len(model.agent_names)) if model.may_use(a, table)}
+        self._pass_tables: dict[tuple[int, str], list[str]] = {}
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
             self.by_dish[t.dish].append(t)
@@ -194,6 +201,32 @@ class Decoder(PrepSteps, PlateSteps):
             and self.genome.method.get(bring_key(dish)) == BRING
         )
 
+    def passes(self, dish: int) -> bool:
+        return self.genome.method.get(serve_key(dish)) == PASS
+
+    def partners(self, idx: int) -> list[int]:
+        """The agents that may take a plate this one hands over on a table."""
+        return [a for a in self.takers if a != idx] if idx in self.putters else []
+
+    def pass_tables(self, tile: int, window: str) -> list[str]:
+        """Up to two tables, best first, over which a plate held on `tile` reaches the window
+        sooner than by walking round (a hand-over); cached."""
+        key = (tile, window)
+        got = self._pass_tables.get(key)
+        if got is None:
+            row, to_window = self.dist[tile], self.to_station[window]
+            direct = to_window[tile]
+            ways = []
+            for table in self.model.tables:
+                sides = self.stand[table]
+                if not sides:
+                    continue
+                via = min(row[u] for u in sides) + min(to_window[u] for u in sides)
+                if via < direct:
+                    ways.append((via, table))
+            got = self._pass_tables[key] = [t for _, t in sorted(ways)[:2]]
+        return got
+
     def dish_task(self, dish: int, kind: str) -> Task:
         return next(t for t in self.by_dish[dish] if t.kind == kind)
 
@@ -283,6 +316,12 @@ class Decoder(PrepSteps, PlateSteps):
 
     # -- commit -------------------------------------------------------------------------
     def commit(self, w: Walker, effects: list[tuple]) -> None:
+        self._eff_partner(w)
+        for eff in effects:
+            getattr(self, "_eff_" + eff[0])(*eff[1:])
+
+    def _eff_partner(self, w: Walker) -> None:
+        """The walker's agent does what it tried out (a task's own agent, or a partner's)."""
         a = self.agents[w.idx]
         a.tile, a.t, a.s, a.seq = w.tile, w.t, w.s, w.seq
         a.ops.extend(w.ops)
@@ -290,8 +329,6 @@ class Decoder(PrepSteps, PlateSteps):
             insort(self.events, op.t)
             if op.dur:
                 insort(self.events, op.t + op.dur)
-        for eff in effects:
-            getattr(self, "_eff_" + eff[0])(*eff[1:])
 
     def _eff_cal(self, station: str, start: tuple, end: tuple, tag: tuple) -> None:
         self.cal.setdefault(station, []).append([start, end, tag])

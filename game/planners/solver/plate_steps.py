@@ -172,7 +172,8 @@ class PlateSteps:
                     for need_id in batch.needs:
                         self.delay(late, need_id, ev[0] - dep - burn)
                 effects.append(("scoop", station, ev))
-        ev = w.at(window, None, 1, (prev_serve,) if prev_serve else ())
+        w, ev, handed = self.serve_leg(dish, w, window, prev_serve)
+        effects += handed
         within = self.model.serve_within
         if within is not None:
             for need in self.model.dish_needs[dish]:
@@ -185,4 +186,36 @@ class PlateSteps:
             self.late_options.append(late)
             return None
         effects.append(("serve", ev))
-        return ((ev[0], w.moving), w, effects)
+        moving = w.moving + sum(e[1].moving for e in handed if e[0] == "partner")
+        return ((ev[0], moving), w, effects)
+
+    def serve_leg(self, dish: int, w: Walker, window: str, prev_serve: tuple | None):
+        """(the assembler's walker, the serve's event, effects beyond the assembler's): it serves
+        the plate it holds, or, when the genome says PASS and that serves it sooner, puts it on a
+        table from which another agent takes it to the window (the search weighs the other
+        agent's time by flipping PASS back to SERVE)."""
+        deps = (prev_serve,) if prev_serve else ()
+        best = None
+        direct = w.clone()
+        try:
+            best = (direct, direct.at(window, None, 1, deps), [])
+        except Infeasible:  # the assembler cannot reach a window: only a hand-over can serve
+            pass
+        for table in self.pass_tables(w.tile, window) if self.passes(dish) else ():
+            mine = w.clone()
+            try:
+                put = mine.at(table, None)
+            except Infeasible:
+                continue
+            for j in self.partners(w.idx):
+                other = self.fresh(j)
+                try:
+                    take = other.at(table, window, 0, (put,))
+                    ev = other.at(window, None, 1, deps)
+                except Infeasible:
+                    continue
+                if (best is None or ev[0] < best[1][0]) and self.blocker(table, put, take) is None:
+                    best = (mine, ev, [("cal", table, put, take, ("pass", dish)), ("partner", other)])
+        if best is None:
+            raise Infeasible
+        return best

@@ -23,9 +23,11 @@ from .tasks import (
     HOLD,
     MOVE,
     PARK,
+    PASS,
     PREP,
     RELAY,
     SCOOP,
+    SERVE,
     STAGE,
     STAY,
     WASH,
@@ -33,6 +35,7 @@ from .tasks import (
     Task,
     bring_key,
     move_key,
+    serve_key,
     wash_key,
 )
 from .timing import Schedule
@@ -53,6 +56,8 @@ FLIP = {
     MOVE: STAY,
     SCOOP: BRING,
     BRING: SCOOP,
+    SERVE: PASS,
+    PASS: SERVE,
 }
 
 
@@ -174,6 +179,9 @@ class Search:
             for d in washed:
                 methods[wash_key(d)] = wash
             sets.append(methods)
+        if len(m.agent_names) > 1 and m.tables:  # plates handed over to be served, where sooner
+            keys = range(m.dishes)
+            sets = [s | dict.fromkeys(map(serve_key, keys), w) for w in (SERVE, PASS) for s in sets]
         return sets
 
     def rule_dish(self) -> list[float]:

@@ -15,6 +15,8 @@ DIRECT = "direct"  # a cooked ingredient: the one who fetches it puts it in the 
 # ... or RELAY: it is left on a table and another agent (a RELAY task) takes it to the stove
 STAY = "stay"  # a plate is assembled where it is, or MOVE: first carried to another table
 SCOOP = "scoop"  # cooked food is scooped by the plate's carrier, or BRING: its pan is brought
+SERVE = "serve"  # the dish's assembler carries it to the window, or PASS: it hands the plate over a
+PASS = "pass"  # table to another agent who serves it, when that serves it sooner (teams only)
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class Genome:
     method: dict[int, str]  # need id -> deliver | stage (raw, chopped), direct | relay (cooked);
     #                         wash_key(dish) -> park | hold (washed plates)
     #                         move_key(dish) -> stay | move, bring_key(dish) -> scoop | bring
+    #                         serve_key(dish) -> serve | pass
     agent: list[int | None]  # per task: a fixed agent, or None for the earliest finisher
     plates: list[int]  # initial plate index for each of the first dishes
     # cookware is chosen by when its food can reach a window (True) or when it is ready (False)
@@ -75,3 +78,7 @@ def move_key(dish: int) -> int:
 
 def bring_key(dish: int) -> int:
     return -2000 - dish
+
+
+def serve_key(dish: int) -> int:
+    return -3000 - dish
