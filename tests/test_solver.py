@@ -195,21 +195,61 @@ def test_the_search_starts_both_serving_and_handing_over_only_for_teams_with_tab
     orders=st.integers(1, 3),
     rules=st.sampled_from(["paracook", "documented"]),
 )
-def test_plates_handed_over_run_in_the_engine_exactly_as_scheduled(category, seed, agents, orders, rules):
+def test_hand_overs_and_pans_filled_at_the_board_run_in_the_engine_as_scheduled(
+    category, seed, agents, orders, rules
+):
     from game.planners.solver.grounding import ground
     from game.planners.solver.model import KitchenModel
     from game.planners.solver.search import Search
-    from game.planners.solver.tasks import PASS, build_tasks, serve_key
+    from game.planners.solver.tasks import build_tasks
 
     level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
     model = KitchenModel(level, rules)
     search = Search(model, build_tasks(model), budget=10, seed=1)
-    for g in search.start_genomes():
-        if g.method.get(serve_key(0)) != PASS or (s := search.decoder.decode(g)) is None:
+    for g in search.start_genomes():  # every start: served or handed over, pans carried or filled
+        if (s := search.decoder.decode(g)) is None:
             continue
         plan = ground(model.geo, s.ops, model.agent_names)
         result = simulate(level, parse_plan(plan, level.agent_names), rules, record=False)
         assert result.done and result.time == s.makespan, (result.error, s.makespan)
+
+
+# agent1 chops the meat beside the board; the pan is 6 steps away, beside agent2 and the window
+PAN_ROWS = ["#MC.....S#", "#1......2#", "#B.P....W#"]
+
+
+def test_a_pan_brought_to_the_board_cooks_on_the_way_back_under_paracook():
+    level = kitchen(PAN_ROWS, STATIONS, ("burger_basic",))
+    sol = solve(level, "paracook", time_limit=0.5)
+    assert sol.done and sol.oct == lower_bound(level, "paracook").value  # optimal
+    assert [a["target"] for a in sol.plan["agent2"] if a["action"] == "Interact"] == [
+        "stove1",  # takes the empty pan
+        "chopping_board1",  # the chopped meat goes into it: it cooks from now on
+        "stove1",
+    ]
+
+
+def test_filling_the_pan_at_the_board_is_a_choice_of_teams_under_paracook_only():
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.search import Search
+    from game.planners.solver.tasks import CARRY, FILL, build_tasks, fill_key
+
+    def search(rules, rows=PAN_ROWS):
+        model = KitchenModel(kitchen(rows, STATIONS, ("burger_basic",)), rules)
+        return Search(model, build_tasks(model), budget=10, seed=1)
+
+    team = search("paracook")
+    meat = next(n.id for n in team.model.needs if n.kind == "pan")
+    ways = [g.method[fill_key(meat)] for g in team.start_genomes()]
+    assert ways.count(CARRY) == ways.count(FILL) > 0
+    g = team.start_genomes()[0]
+    carried, filled = g.copy(), g.copy()
+    carried.method[fill_key(meat)], filled.method[fill_key(meat)] = CARRY, FILL
+    # the pan cooks while agent2 carries it back: the dish is served sooner
+    assert team.decoder.decode(filled).makespan < team.decoder.decode(carried).makespan
+    assert all(fill_key(meat) not in g.method for g in search("documented").start_genomes())
+    alone = search("paracook", ["#MC.....S#", "#1.......#", "#B.P....W#"])
+    assert all(fill_key(meat) not in g.method for g in alone.start_genomes())
 
 
 # -- scenario and tutorial levels: hand-overs, roles, freshness, burning ------------------------

@@ -17,6 +17,7 @@ from .prep_steps import PrepSteps
 from .tasks import (
     BRING,
     DELIVER,
+    FILL,
     HOLD,
     MOVE,
     PASS,
@@ -26,6 +27,7 @@ from .tasks import (
     Genome,
     Task,
     bring_key,
+    fill_key,
     move_key,
     serve_key,
     wash_key,
@@ -58,6 +60,8 @@ class Decoder(PrepSteps, PlateSteps):
         table = frozenset(("table",))
         self.takers = [a for a in self.servers if model.may_use(a, table | window)]
         self.putters = {a for a in range(len(model.agent_names)) if model.may_use(a, table)}
+        pan_work = frozenset(("stove", "chopping_board"))  # who may bring a pan to a board
+        self.pan_carriers = [a for a in range(len(model.agent_names)) if model.may_use(a, pan_work)]
         self._pass_tables: dict[tuple[int, str], list[str]] = {}
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
@@ -203,6 +207,13 @@ class Decoder(PrepSteps, PlateSteps):
 
     def passes(self, dish: int) -> bool:
         return self.genome.method.get(serve_key(dish)) == PASS
+
+    def fills(self, need_id: int) -> bool:
+        return self.genome.method.get(fill_key(need_id)) == FILL
+
+    def fillers(self, idx: int) -> list[int]:
+        """The agents that may bring a pan to the board this one chops on."""
+        return [a for a in self.pan_carriers if a != idx]
 
     def partners(self, idx: int) -> list[int]:
         """The agents that may take a plate this one hands over on a table."""
@@ -369,6 +380,14 @@ class Decoder(PrepSteps, PlateSteps):
 
     def _eff_unstage(self, need_id: int) -> None:
         del self.stage[need_id]
+
+    def _eff_placed(self, stove: str, ev: tuple) -> None:
+        """The cookware, filled away from its stove, stands on it again: its batch is noticed
+        done only from then on."""
+        c = self.cook[stove]
+        c.placed = ev
+        c.last_add = max(c.last_add, ev[0])
+        c.open.last_t = max(c.open.last_t, ev[0])
 
     def _eff_scoop(self, stove: str, ev: tuple) -> None:
         c = self.cook[stove]

@@ -237,6 +237,8 @@ class PrepSteps:
                         if self.may_stage_on_table(table):
                             yield self.attempt(self.carry_stage, task, idx, disp, board, table)
             return
+        if need.kind == "pan" and self.fills(need.id):
+            yield from self.fills_of(task, idx)
         for stove in self.stoves_for(need, dish):
             for disp in need.dispensers:
                 boards = self.model.boards if need.kind == "pan" else [None]
@@ -252,14 +254,51 @@ class PrepSteps:
                         effects + [("add", stove, dish, add[0], need.id)],
                     )
 
+    def fills_of(self, task: Task, idx: int):
+        """Chop the ingredient and leave it on the board while another agent brings an empty pan
+        from its stove, fills it there and takes it back: under `paracook` the pan cooks from
+        the moment it is filled, on the way back too."""
+        need, dish = task.need, task.dish
+        for stove in self.stoves_for(need, dish):
+            if self.cook[stove].open is not None:
+                continue
+            for disp in need.dispensers:
+                for board in self.model.boards:
+                    for j in self.fillers(idx):
+                        yield self.attempt(self.fill_steps, task, idx, j, disp, board, stove)
+
+    def fill_steps(self, task: Task, idx: int, j: int, disp: str, board: str, stove: str):
+        need_id, c = task.need.id, self.cook[stove]
+        got = self.chop_steps(idx, disp, board, None, True, need_id)
+        if got is None:
+            return None
+        w, put, chopped, _, effects = got
+        other = self.fresh(j)
+        after = c.free_from()
+        other.at(stove, board, after[0], (after,))  # takes the empty pan
+        fill = other.at(board, stove, 0, (chopped,))
+        back = other.at(stove, None)
+        added = fill[0] if self.model.cumulative else back[0]
+        ready = max(self.ready_after_add(stove, task.dish, added), back[0] + 1)
+        return (
+            (ready + self.serve_walk(stove), ready, w.t),
+            w,
+            effects
+            + [
+                ("cal", board, put, fill, ("fill", need_id)),
+                ("partner", other),
+                ("add", stove, task.dish, added, need_id),
+                ("placed", stove, back),
+            ],
+        )
+
     def cook_steps(self, task: Task, idx: int, disp: str, board: str | None, stove: str):
-        c = self.cook[stove]
-        after = c.last_scoop if c.open is None else None
+        after = self.cook[stove].free_from()
         got = self.prepare(idx, disp, board, stove, task.need.id)
         if got is None:
             return None
         w, effects = got
-        add = w.at(stove, None, after[0] if after else 0, (after,) if after else ())
+        add = w.at(stove, None, after[0], (after,))
         return w, add, effects
 
     def relay(self, task: Task, idx: int):
@@ -283,9 +322,8 @@ class PrepSteps:
             )
 
     def relay_steps(self, idx: int, table: str, ev: tuple, stove: str):
-        c = self.cook[stove]
-        after = (c.last_scoop,) if c.open is None else ()
+        after = self.cook[stove].free_from()
         w = self.fresh(idx)
         take = w.at(table, stove, 0, (ev,))
-        add = w.at(stove, None, after[0][0] if after else 0, after)
+        add = w.at(stove, None, after[0], (after,))
         return w, take, add

@@ -18,8 +18,10 @@ from .decoder import Decoder
 from .model import KitchenModel
 from .tasks import (
     BRING,
+    CARRY,
     DELIVER,
     DIRECT,
+    FILL,
     HOLD,
     MOVE,
     PARK,
@@ -34,6 +36,7 @@ from .tasks import (
     Genome,
     Task,
     bring_key,
+    fill_key,
     move_key,
     serve_key,
     wash_key,
@@ -58,6 +61,8 @@ FLIP = {
     BRING: SCOOP,
     SERVE: PASS,
     PASS: SERVE,
+    CARRY: FILL,
+    FILL: CARRY,
 }
 
 
@@ -182,6 +187,11 @@ class Search:
         if len(m.agent_names) > 1 and m.tables:  # plates handed over to be served, where sooner
             keys = range(m.dishes)
             sets = [s | dict.fromkeys(map(serve_key, keys), w) for w in (SERVE, PASS) for s in sets]
+        pans = [fill_key(n.id) for n in m.needs if n.kind == "pan"]
+        # pans brought to the chopped food and filled there: they cook on the way back only
+        # where cooking counts off the stove (`paracook`)
+        if len(m.agent_names) > 1 and pans and m.cumulative:
+            sets = [s | dict.fromkeys(pans, w) for w in (CARRY, FILL) for s in sets]
         return sets
 
     def rule_dish(self) -> list[float]:

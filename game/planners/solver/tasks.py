@@ -17,6 +17,8 @@ STAY = "stay"  # a plate is assembled where it is, or MOVE: first carried to ano
 SCOOP = "scoop"  # cooked food is scooped by the plate's carrier, or BRING: its pan is brought
 SERVE = "serve"  # the dish's assembler carries it to the window, or PASS: it hands the plate over a
 PASS = "pass"  # table to another agent who serves it, when that serves it sooner (teams only)
+CARRY = "carry"  # chopped food for a pan is carried to the pan on its stove, or FILL: another agent
+FILL = "fill"  # brings the empty pan to the board, fills it there and takes it back (teams only)
 
 
 @dataclass(frozen=True)
@@ -35,7 +37,7 @@ class Genome:
     method: dict[int, str]  # need id -> deliver | stage (raw, chopped), direct | relay (cooked);
     #                         wash_key(dish) -> park | hold (washed plates)
     #                         move_key(dish) -> stay | move, bring_key(dish) -> scoop | bring
-    #                         serve_key(dish) -> serve | pass
+    #                         serve_key(dish) -> serve | pass, fill_key(need id) -> carry | fill
     agent: list[int | None]  # per task: a fixed agent, or None for the earliest finisher
     plates: list[int]  # initial plate index for each of the first dishes
     # cookware is chosen by when its food can reach a window (True) or when it is ready (False)
@@ -82,3 +84,7 @@ def bring_key(dish: int) -> int:
 
 def serve_key(dish: int) -> int:
     return -3000 - dish
+
+
+def fill_key(need_id: int) -> int:
+    return -4000 - need_id

@@ -71,6 +71,7 @@ class Cookware:
     origin: int = 0  # cumulative cooking counts from here ...
     done: int = 0  # ... for the items put in after the first `done`
     last_add: int = -1
+    placed: tuple = EV0  # back on its stove from this event on (after being filled elsewhere)
 
     def counted_from(self, t: int, events: list[int]) -> tuple[int, int]:
         """(origin, done) once an ingredient goes in at t; `events`: known event times, sorted."""
@@ -90,6 +91,11 @@ class Cookware:
             self.first_t = t
         self.count += 1
         self.last_add = t
+
+    def free_from(self) -> tuple:
+        """The event after which food may go into it on its stove: once it is back there, and
+        (with no batch open) once the last batch was scooped out."""
+        return self.placed if self.open is not None else max(self.placed, self.last_scoop)
 
     def ready(self, b: Batch, cumulative: bool) -> int:
         dur = COOKWARE_TIME[self.kind]
