@@ -40,20 +40,30 @@ def test_a_plan_nothing_beats_is_proven_optimal():
     assert exact_search(level, below=9).exact.oct == 8
 
 
+# agent2 is walled in; agent1's kitchen is the one where the planner takes the lettuce from the
+# tile it stands on and walks 2 more than it must (`TINY`)
+SHUT_IN = ["#L.C###", "#1..#2#", "#P.W###"]
+
+
+def shut_in_level():
+    return kitchen(SHUT_IN, TINY[0][1], ("salad_basic",))
+
+
 def test_one_agent_alone_beats_the_team_plan():
-    # agent1 alone serves this burger in 48; the team planner's plan for two takes longer
-    level = load_level(ROOT / "levels/suite/burger/seed_42/agent_num_2/orders_num_1.yaml")
-    sol = solve(level, time_limit=1)
-    assert sol.done and sol.oct > 48
+    level = shut_in_level()
+    sol = solve(level, time_limit=0.5)
+    alone_best = exact_search(alone(level, "agent1"), max_states=5_000).exact
+    assert sol.done and alone_best is not None and sol.oct > alone_best.oct
     better, solo = with_exact(sol, 5_000)
     assert isinstance(solo, Solo) and solo.used == "agent1"
-    assert better.done and better.oct == better.result.time == 48
+    assert better.done and better.oct == better.result.time == alone_best.oct
     assert better.plan["agent2"] == [] and better.plan["agent1"]
     assert better.bound == sol.bound  # a team may be faster than any one of its agents
     assert "agent1 alone" in better.note
     text = describe_outcome(solo)
-    assert "agent1 alone: best 48" in text and "used" in text
-    assert "agent2 alone: nothing faster than the team's plan" in text
+    assert f"agent1 alone: best {alone_best.oct:g}" in text and "used" in text
+    assert "agent2 alone: not searched: it cannot serve the orders alone" in text
+    assert "e+09" not in text
 
 
 def test_a_team_plan_no_agent_alone_can_match_is_kept():
@@ -90,9 +100,12 @@ def test_solve_exact_on_the_command_line():
     assert "OCT 17" in out.stdout and "optimum 17, proven by the exact search" in out.stdout
 
 
-def test_solve_exact_plans_each_agent_of_a_team_alone():
-    out = solve_cli(
-        "levels/suite/burger/seed_42/agent_num_2/orders_num_1.yaml", "--exact", "--time-limit", "1"
-    )
+def test_solve_exact_plans_each_agent_of_a_team_alone(tmp_path):
+    from game.levels.format_write import level_to_yaml
+
+    path = tmp_path / "shut_in.yaml"
+    path.write_text(level_to_yaml(shut_in_level()))
+    best = exact_search(alone(shut_in_level(), "agent1"), max_states=5_000).exact
+    out = solve_cli(str(path), "--exact", "--time-limit", "0.5")
     assert out.returncode == 0, out.stderr
-    assert "OCT 48" in out.stdout and "agent1 alone: best 48" in out.stdout
+    assert f"OCT {best.oct:g}" in out.stdout and f"agent1 alone: best {best.oct:g}" in out.stdout

@@ -70,9 +70,14 @@ def _alone(sol: Solution, max_states: int) -> tuple[Solution, Solo]:
     for agent in sol.level.agent_names:
         below = sol.oct if sol.done else INF
         level = alone(sol.level, agent)
-        floor = lower_bound(level, sol.rules).value
-        if floor >= below:  # the lone agent's bound already says it cannot be faster
-            solo.outcomes[agent] = f"its lower bound alone is {floor:g}, no faster than the team's plan"
+        floor = lower_bound(level, sol.rules)
+        if not floor.finite:
+            solo.outcomes[agent] = (
+                "it cannot serve the orders alone (something they need is out of its reach)"
+            )
+            continue
+        if floor.value >= below:  # the lone agent's bound already says it cannot be faster
+            solo.outcomes[agent] = f"its lower bound alone is {floor.value:g}, no faster than the team's plan"
             continue
         try:
             outcome = exact_search(level, sol.rules, max_states, below=below)
