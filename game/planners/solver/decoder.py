@@ -393,6 +393,8 @@ class Decoder(PrepSteps, PlateSteps):
         c = self.cook[stove]
         c.open = None
         c.last_scoop = ev
+        if not self.model.cumulative:  # emptied cookware starts afresh
+            c.reset()
 
     def _eff_serve(self, ev: tuple) -> None:
         self.serves.append(ev)

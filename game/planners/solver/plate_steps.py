@@ -58,7 +58,7 @@ class PlateSteps:
         burn = self.model.burn_after
         for stove in stoves:
             c = self.cook[stove]
-            ready = c.ready(c.open, self.model.cumulative)
+            ready = c.ready(c.open)
             got = w.at(stove, spot, ready)
             if burn is not None and got[0] > ready + burn:
                 return None
@@ -118,14 +118,13 @@ class PlateSteps:
     def assemble(self, task: Task, idx: int):
         dish = task.dish
         stops: list[tuple] = []  # (station, kind, dep event or ready time, need id or stove)
-        cumulative = self.model.cumulative
         for t in self.by_dish[dish]:
             if t.kind == PREP and t.need.id in self.stage:
                 station, ev = self.stage[t.need.id]
                 stops.append((station, "stage", ev, t.need.id))
         for stove, c in self.cook.items():
             if c.open is not None and c.open.dish == dish:
-                stops.append((stove, "scoop", c.ready(c.open, cumulative), stove))
+                stops.append((stove, "scoop", c.ready(c.open), stove))
         deliveries = tuple(self.delivered.get(dish, ()))
         prev_serve = self.serves[dish - 1] if dish > 0 else None
         orders = list(permutations(stops)) if len(stops) <= MAX_PERMUTED_STOPS else [tuple(stops)]

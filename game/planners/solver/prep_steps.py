@@ -225,7 +225,7 @@ class PrepSteps:
             if b is None
             else Batch(dish, b.first_t, t, b.n + 1, c.count + 1)
         )
-        return c.probe(t, self.events).ready(batch, self.model.cumulative)
+        return c.probe(t, self.events).ready(batch)
 
     def cooked(self, task: Task, idx: int):
         need, dish = task.need, task.dish

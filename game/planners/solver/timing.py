@@ -61,7 +61,8 @@ class Cookware:
     when what is in it is done the count stops, at the first engine event from then on, at what
     it required: an ingredient added later counts from that event (so a pan left idle long
     enough cooks the next patty at once). `origin` is that moment as far as the schedule so far
-    shows it (a later event, or the add itself, is never too early), `done` the items before."""
+    shows it (a later event, or the add itself, is never too early), `done` the items before.
+    Under `documented` the same holds within a batch: emptied cookware starts afresh (`reset`)."""
 
     kind: str
     first_t: int | None = None
@@ -92,14 +93,18 @@ class Cookware:
         self.count += 1
         self.last_add = t
 
-    def free_from(self) -> tuple:
-        """The event after which food may go into it on its stove: once it is back there, and
-        (with no batch open) once the last batch was scooped out."""
-        return self.placed if self.open is not None else max(self.placed, self.last_scoop)
+    def reset(self) -> None:
+        """Its counters after its contents left it, under `documented`."""
+        self.first_t, self.count, self.origin, self.done = None, 0, 0, 0
 
-    def ready(self, b: Batch, cumulative: bool) -> int:
-        dur = COOKWARE_TIME[self.kind]
-        base = self.origin + dur * (b.cum - self.done) if cumulative else b.first_t + dur * b.n
+    def free_from(self) -> tuple:
+        """The event after which food may go into it on its stove: once it is back there and the
+        last batch was scooped out (also for a batch already open: tasks are placed out of time
+        order, and food put in before that scoop would go onto the last dish's plate)."""
+        return max(self.placed, self.last_scoop)
+
+    def ready(self, b: Batch) -> int:
+        base = self.origin + COOKWARE_TIME[self.kind] * (b.cum - self.done)
         return max(b.last_t + 1, base)
 
     def probe(self, t: int, events: list[int]) -> Cookware:
