@@ -370,9 +370,9 @@ class Decoder(PrepSteps, PlateSteps):
         c.add(t, self.events)
         b = c.open
         if b is None:
-            b = c.open = Batch(dish, t, t, 1, c.count)
-        else:
-            b.last_t, b.n, b.cum = t, b.n + 1, c.count
+            b = c.open = Batch(dish, t, c.count)
+        else:  # tasks are placed out of time order: keep the latest
+            b.last_t, b.cum = max(b.last_t, t), c.count
         b.needs.append(need_id)
 
     def _eff_prepared(self, need_id: int, start: int, fresh: int | None) -> None:

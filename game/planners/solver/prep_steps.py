@@ -220,11 +220,7 @@ class PrepSteps:
     def ready_after_add(self, stove: str, dish: int, t: int) -> int:
         c = self.cook[stove]
         b = c.open
-        batch = (
-            Batch(dish, t, t, 1, c.count + 1)
-            if b is None
-            else Batch(dish, b.first_t, t, b.n + 1, c.count + 1)
-        )
+        batch = Batch(dish, t if b is None else max(b.last_t, t), c.count + 1)
         return c.probe(t, self.events).ready(batch)
 
     def cooked(self, task: Task, idx: int):

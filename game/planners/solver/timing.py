@@ -48,9 +48,7 @@ class AgentClock:
 @dataclass
 class Batch:
     dish: int
-    first_t: int
-    last_t: int
-    n: int
+    last_t: int  # its latest ingredient went in (or it stood on its stove again) then
     cum: int  # items ever put in this cookware, this batch included
     needs: list[int] = field(default_factory=list)
 
