@@ -217,21 +217,67 @@ def test_start_schedules_that_once_mixed_up_pans_run_exactly(category, seed, age
 
 def start_schedules_run_exactly(category, seed, agents, orders, rules) -> None:
     """Every start schedule of the search on a generated kitchen (served or handed over, pans
-    carried or filled) runs in the engine to exactly the time it was planned for."""
+    carried or filled, food to chop handed over raw or not) runs in the engine to exactly the time
+    it was planned for."""
     from game.planners.solver.grounding import ground
     from game.planners.solver.model import KitchenModel
     from game.planners.solver.search import Search
-    from game.planners.solver.tasks import build_tasks
+    from game.planners.solver.tasks import HAND, SELF, build_tasks
 
     level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
     model = KitchenModel(level, rules)
     search = Search(model, build_tasks(model), budget=10, seed=1)
     for g in search.start_genomes():
-        if (s := search.decoder.decode(g)) is None:
-            continue
-        plan = ground(model.geo, s.ops, model.agent_names)
-        result = simulate(level, parse_plan(plan, level.agent_names), rules, record=False)
-        assert result.done and result.time == s.makespan, (result.error, s.makespan)
+        handed = g.copy()  # the same start with every ingredient to chop handed over raw
+        handed.method |= {k: HAND for k, way in g.method.items() if way == SELF}
+        for genome in (g, handed) if handed.method != g.method else (g,):
+            if (s := search.decoder.decode(genome)) is None:
+                continue
+            plan = ground(model.geo, s.ops, model.agent_names)
+            result = simulate(level, parse_plan(plan, level.agent_names), rules, record=False)
+            assert result.done and result.time == s.makespan, (result.error, s.makespan)
+
+
+# agent1 is walled in beside the lettuce by a table; agents 2 and 3 reach the board and window
+SHUT_IN = ["##########", "#L1.T...C#", "######P.##", "#23.....W#", "##########"]
+
+
+def test_raw_food_is_handed_over_a_table_to_be_chopped_where_its_fetcher_reaches_no_board():
+    level = kitchen(SHUT_IN, STATIONS, ("salad_basic",))
+    sol = solve(level, time_limit=0.5)
+    assert sol.done  # no schedule was found before
+    assert sol.oct == lower_bound(level).value == 17  # optimal
+    assert [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"] == [
+        "dispenser1",
+        "table2",
+    ]
+    choppers = [n for n, q in sol.plan.items() if {"action": "Process", "target": "chopping_board1"} in q]
+    assert choppers and "agent1" not in choppers
+
+
+def test_handing_raw_food_over_is_a_choice_of_teams_with_tables_started_where_it_is_needed():
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.search import FLIP, Search
+    from game.planners.solver.tasks import HAND, SELF, build_tasks, hand_key
+
+    def starts(rows):
+        model = KitchenModel(kitchen(rows, STATIONS, ("salad_basic",)), "paracook")
+        search = Search(model, build_tasks(model), budget=10, seed=1)
+        lettuce = next(n.id for n in model.needs if n.kind == "chop")
+        return search, lettuce, search.start_genomes()
+
+    _, lettuce, shut = starts(SHUT_IN)
+    assert {g.method[hand_key(lettuce)] for g in shut} == {HAND}
+    search, lettuce, free = starts(PASS_ROWS)  # agent1 fetches and chops beside the board
+    assert {g.method[hand_key(lettuce)] for g in free} == {SELF}
+    assert FLIP[SELF] == HAND and FLIP[HAND] == SELF
+    g = free[0].copy()
+    g.method[hand_key(lettuce)] = HAND  # flipped, the lettuce goes over table2 to agent2
+    s = search.decoder.decode(g)
+    assert s is not None and "table2" in [op.station for op in s.ops[0]]
+    assert "chopping_board1" in [op.station for op in s.ops[1]]
+    _, lettuce, alone = starts(["#LCPW#", "#1...#", "#.T..#"])
+    assert all(hand_key(lettuce) not in g.method for g in alone)
 
 
 # agent1 chops the meat beside the board; the pan is 6 steps away, beside agent2 and the window

@@ -18,6 +18,7 @@ from .tasks import (
     BRING,
     DELIVER,
     FILL,
+    HAND,
     HOLD,
     MOVE,
     PASS,
@@ -28,6 +29,7 @@ from .tasks import (
     Task,
     bring_key,
     fill_key,
+    hand_key,
     move_key,
     serve_key,
     wash_key,
@@ -63,6 +65,9 @@ class Decoder(PrepSteps, PlateSteps):
         pan_work = frozenset(("stove", "chopping_board"))  # who may bring a pan to a board
         self.pan_carriers = [a for a in range(len(model.agent_names)) if model.may_use(a, pan_work)]
         self._pass_tables: dict[tuple[int, str], list[str]] = {}
+        chop_work = frozenset(("table", "chopping_board"))  # who may take raw food to a board
+        self.chop_takers = [a for a in range(len(model.agent_names)) if model.may_use(a, chop_work)]
+        self._hand_tables: dict[tuple[int, int], list[str]] = {}
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
             self.by_dish[t.dish].append(t)
@@ -210,6 +215,25 @@ class Decoder(PrepSteps, PlateSteps):
 
     def fills(self, need_id: int) -> bool:
         return self.genome.method.get(fill_key(need_id)) == FILL
+
+    def hands(self, need_id: int) -> bool:
+        return self.genome.method.get(hand_key(need_id)) == HAND
+
+    def choppers(self, idx: int) -> list[int]:
+        """The agents that may take what this one puts on a table raw to a board."""
+        return [a for a in self.chop_takers if a != idx] if idx in self.putters else []
+
+    def hand_tables(self, idx: int, j: int) -> list[str]:
+        """The tables both agents can reach from where they start; cached."""
+        got = self._hand_tables.get((idx, j))
+        if got is None:
+            tiles = self.model.geo.agent_tiles
+            got = self._hand_tables[(idx, j)] = [
+                t
+                for t in self.model.tables
+                if self.to_station[t][tiles[idx]] < INF and self.to_station[t][tiles[j]] < INF
+            ]
+        return got
 
     def fillers(self, idx: int) -> list[int]:
         """The agents that may bring a pan to the board this one chops on."""

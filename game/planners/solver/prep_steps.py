@@ -33,6 +33,12 @@ class PrepSteps:
         need, dish = task.need, task.dish
         method = STAGE if self.holds_plate(dish) else self.method(need.id)
         found = False
+        if self.hands(need.id):
+            for cand in self.hand_overs(task, idx, method):
+                found = found or cand is not None
+                yield cand
+            if found:
+                return
         for disp in need.dispensers:
             for board in self.model.boards:
                 if method == STAGE and self.stageable(board) and self.may_stage_on_board(board, task):
@@ -47,6 +53,55 @@ class PrepSteps:
             for disp in need.dispensers:
                 for board in self.model.boards:
                     yield from self.table_stages(task, idx, disp, board)
+
+    def hand_overs(self, task: Task, idx: int, method: str):
+        """The ingredient put on a table raw for another agent, who chops it and leaves it on the
+        board for the plate (`method` STAGE) or takes it to the parked plate."""
+        for j in self.choppers(idx):
+            for table in self.hand_tables(idx, j):
+                for disp in task.need.dispensers:
+                    for board in self.model.boards:
+                        if method == STAGE and self.stageable(board) and self.may_stage_on_board(board, task):
+                            how = "stage"
+                        elif task.dish in self.park:
+                            how = "deliver"
+                        else:
+                            continue
+                        yield self.attempt(self.hand_chop, task, idx, j, disp, table, board, how)
+
+    def hand_chop(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, how: str):
+        need_id = task.need.id
+        got = self.fetch(idx, disp, table, need_id)
+        if got is None:
+            return None
+        start, ev = got
+        bump = None
+        while True:
+            w = start.clone()
+            put = w.at(table, None, bump[0] if bump else 0, (bump,) if bump else ())
+            other = self.fresh(j)
+            take = other.at(table, board, 0, (put,))
+            end = self.blocker(table, put, take)
+            if end is None:
+                break
+            if end == OPEN:
+                return None
+            bump = end
+        keep = how == "stage"
+        spot, park_ev = self.park[task.dish] if not keep else (None, None)
+        got = self.board_steps(other, (disp, ev), board, spot, keep, need_id)
+        if got is None:
+            return None
+        other, put_board, chopped, _, effects = got
+        effects = effects + [("cal", table, put, take, ("hand", need_id)), ("partner", other)]
+        if keep:
+            effects += [
+                ("cal", board, put_board, OPEN, ("stage", need_id)),
+                ("stage", need_id, board, chopped),
+            ]
+        else:
+            effects.append(("deliver", task.dish, other.at(spot, None, 0, (park_ev,))))
+        return ((max(w.t, other.t),), w, effects)
 
     def table_stages(self, task: Task, idx: int, disp: str, board: str | None):
         for table in self.model.tables:
@@ -119,6 +174,13 @@ class PrepSteps:
         if got is None:
             return None
         start, ev = got
+        return self.board_steps(start, (disp, ev), board, nxt_after, keep, need_id)
+
+    def board_steps(
+        self, start: Walker, taken: tuple, board: str, nxt_after: str | None, keep: bool, need_id: int
+    ) -> tuple[Walker, tuple, tuple, tuple, list[tuple]] | None:
+        """`chop_steps` from when the walker holds the ingredient, `taken` as (dispenser, event)."""
+        disp, ev = taken
         bump = None
         while True:
             w = start.clone()

@@ -15,13 +15,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .decoder import Decoder
-from .model import KitchenModel
+from .model import INF, KitchenModel
 from .tasks import (
     BRING,
     CARRY,
     DELIVER,
     DIRECT,
     FILL,
+    HAND,
     HOLD,
     MOVE,
     PARK,
@@ -29,6 +30,7 @@ from .tasks import (
     PREP,
     RELAY,
     SCOOP,
+    SELF,
     SERVE,
     STAGE,
     STAY,
@@ -37,6 +39,7 @@ from .tasks import (
     Task,
     bring_key,
     fill_key,
+    hand_key,
     move_key,
     serve_key,
     wash_key,
@@ -63,6 +66,8 @@ FLIP = {
     PASS: SERVE,
     CARRY: FILL,
     FILL: CARRY,
+    SELF: HAND,
+    HAND: SELF,
 }
 
 
@@ -192,7 +197,21 @@ class Search:
         # where cooking counts off the stove (`paracook`)
         if len(m.agent_names) > 1 and pans and m.cumulative:
             sets = [s | dict.fromkeys(pans, w) for w in (CARRY, FILL) for s in sets]
+        if len(m.agent_names) > 1 and m.tables:  # raw food handed over on a table to be
+            # chopped: from the start only where no agent reaches both a dispenser and a board
+            hands = {hand_key(n.id): HAND if self.shut_off(n) else SELF for n in m.needs if n.kind == "chop"}
+            sets = [s | hands for s in sets]
         return sets
+
+    def shut_off(self, need) -> bool:
+        """Whether no agent can both fetch this ingredient and reach a board."""
+        geo = self.model.geo
+        reach = geo.to_station
+        return not any(
+            any(reach[d][tile] < INF for d in need.dispensers)
+            and any(reach[b][tile] < INF for b in self.model.boards)
+            for tile in geo.agent_tiles
+        )
 
     def rule_dish(self) -> list[float]:
         def key(t: Task) -> float:

@@ -19,6 +19,8 @@ SERVE = "serve"  # the dish's assembler carries it to the window, or PASS: it ha
 PASS = "pass"  # table to another agent who serves it, when that serves it sooner (teams only)
 CARRY = "carry"  # chopped food for a pan is carried to the pan on its stove, or FILL: another agent
 FILL = "fill"  # brings the empty pan to the board, fills it there and takes it back (teams only)
+SELF = "self"  # an ingredient to chop is chopped by the one who fetches it, or HAND: put on a
+HAND = "hand"  # table raw, where another agent takes it to a board and chops it (teams only)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,7 @@ class Genome:
     #                         wash_key(dish) -> park | hold (washed plates)
     #                         move_key(dish) -> stay | move, bring_key(dish) -> scoop | bring
     #                         serve_key(dish) -> serve | pass, fill_key(need id) -> carry | fill
+    #                         hand_key(need id) -> self | hand
     agent: list[int | None]  # per task: a fixed agent, or None for the earliest finisher
     plates: list[int]  # initial plate index for each of the first dishes
     # cookware is chosen by when its food can reach a window (True) or when it is ready (False)
@@ -88,3 +91,7 @@ def serve_key(dish: int) -> int:
 
 def fill_key(need_id: int) -> int:
     return -4000 - need_id
+
+
+def hand_key(need_id: int) -> int:
+    return -5000 - need_id
