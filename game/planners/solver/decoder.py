@@ -266,7 +266,9 @@ class Decoder(PrepSteps, PlateSteps):
         return next(t for t in self.by_dish[dish] if t.kind == kind)
 
     def relayed(self, need_id: int) -> bool:
-        return self.model.flexible and self.genome.method.get(need_id) == RELAY
+        """Whether a cooked ingredient goes over a table to the agent who puts it in (a raw one
+        handed over to be chopped, `hands`, goes in with its chopper instead)."""
+        return self.model.flexible and self.genome.method.get(need_id) == RELAY and not self.hands(need_id)
 
     def prep_task(self, need_id: int) -> Task:
         return next(t for t in self.tasks if t.kind == PREP and t.need.id == need_id)

@@ -71,6 +71,61 @@ class PrepSteps:
 
     def hand_chop(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, how: str):
         need_id = task.need.id
+        got = self.hand_to(idx, j, disp, table, board, need_id)
+        if got is None:
+            return None
+        w, other, taken, effects = got
+        keep = how == "stage"
+        spot, park_ev = (None, None) if keep else self.park[task.dish]
+        got = self.board_steps(other, taken, board, spot, keep, need_id)
+        if got is None:
+            return None
+        other, put_board, chopped, _, chop_effects = got
+        effects = effects + chop_effects + [("partner", other)]
+        if keep:
+            effects += [
+                ("cal", board, put_board, OPEN, ("stage", need_id)),
+                ("stage", need_id, board, chopped),
+            ]
+        else:
+            effects.append(("deliver", task.dish, other.at(spot, None, 0, (park_ev,))))
+        return ((max(w.t, other.t),), w, effects)
+
+    def hand_overs_to_cook(self, task: Task, idx: int):
+        """The ingredient put on a table raw for another agent, who chops it and puts it in a
+        pan."""
+        for stove in self.stoves_for(task.need, task.dish):
+            for j in self.choppers(idx):
+                for table in self.hand_tables(idx, j):
+                    for disp in task.need.dispensers:
+                        for board in self.model.boards:
+                            cand = self.attempt(self.hand_cook, task, idx, j, disp, table, board, stove)
+                            if cand is None:
+                                continue
+                            w, add, effects, end = cand
+                            ready = self.ready_after_add(stove, task.dish, add[0])
+                            yield (
+                                (ready + self.serve_walk(stove), ready, end),
+                                w,
+                                effects + [("add", stove, task.dish, add[0], task.need.id)],
+                            )
+
+    def hand_cook(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, stove: str):
+        got = self.hand_to(idx, j, disp, table, board, task.need.id)
+        if got is None:
+            return None
+        w, other, taken, effects = got
+        got = self.board_steps(other, taken, board, stove, False, task.need.id)
+        if got is None:
+            return None
+        other, _, _, _, chop_effects = got
+        after = self.cook[stove].free_from()
+        add = other.at(stove, None, after[0], (after,))
+        return w, add, effects + chop_effects + [("partner", other)], max(w.t, other.t)
+
+    def hand_to(self, idx: int, j: int, disp: str, table: str, board: str, need_id: int):
+        """Agent idx fetches the ingredient and puts it on the table, agent j takes it from there
+        towards the board: (idx's walker, j's walker, (dispenser, take event), effects), or None."""
         got = self.fetch(idx, disp, table, need_id)
         if got is None:
             return None
@@ -83,25 +138,10 @@ class PrepSteps:
             take = other.at(table, board, 0, (put,))
             end = self.blocker(table, put, take)
             if end is None:
-                break
+                return w, other, (disp, ev), [("cal", table, put, take, ("hand", need_id))]
             if end == OPEN:
                 return None
             bump = end
-        keep = how == "stage"
-        spot, park_ev = self.park[task.dish] if not keep else (None, None)
-        got = self.board_steps(other, (disp, ev), board, spot, keep, need_id)
-        if got is None:
-            return None
-        other, put_board, chopped, _, effects = got
-        effects = effects + [("cal", table, put, take, ("hand", need_id)), ("partner", other)]
-        if keep:
-            effects += [
-                ("cal", board, put_board, OPEN, ("stage", need_id)),
-                ("stage", need_id, board, chopped),
-            ]
-        else:
-            effects.append(("deliver", task.dish, other.at(spot, None, 0, (park_ev,))))
-        return ((max(w.t, other.t),), w, effects)
 
     def table_stages(self, task: Task, idx: int, disp: str, board: str | None):
         for table in self.model.tables:
@@ -287,6 +327,13 @@ class PrepSteps:
 
     def cooked(self, task: Task, idx: int):
         need, dish = task.need, task.dish
+        if need.kind == "pan" and self.hands(need.id):
+            found = False
+            for cand in self.hand_overs_to_cook(task, idx):
+                found = found or cand is not None
+                yield cand
+            if found:
+                return
         if self.relayed(need.id):
             boards = self.model.boards if need.kind == "pan" else [None]
             for disp in need.dispensers:

@@ -199,7 +199,11 @@ class Search:
             sets = [s | dict.fromkeys(pans, w) for w in (CARRY, FILL) for s in sets]
         if len(m.agent_names) > 1 and m.tables:  # raw food handed over on a table to be
             # chopped: from the start only where no agent reaches both a dispenser and a board
-            hands = {hand_key(n.id): HAND if self.shut_off(n) else SELF for n in m.needs if n.kind == "chop"}
+            hands = {
+                hand_key(n.id): HAND if self.shut_off(n) else SELF
+                for n in m.needs
+                if n.kind in ("chop", "pan")
+            }
             sets = [s | hands for s in sets]
         return sets
 

@@ -19,8 +19,8 @@ SERVE = "serve"  # the dish's assembler carries it to the window, or PASS: it ha
 PASS = "pass"  # table to another agent who serves it, when that serves it sooner (teams only)
 CARRY = "carry"  # chopped food for a pan is carried to the pan on its stove, or FILL: another agent
 FILL = "fill"  # brings the empty pan to the board, fills it there and takes it back (teams only)
-SELF = "self"  # an ingredient to chop is chopped by the one who fetches it, or HAND: put on a
-HAND = "hand"  # table raw, where another agent takes it to a board and chops it (teams only)
+SELF = "self"  # an ingredient to chop (for a pan too) is chopped by the one who fetches it, or
+HAND = "hand"  # HAND: put on a table raw, for another agent to chop (and cook) (teams only)
 
 
 @dataclass(frozen=True)
