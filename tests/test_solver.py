@@ -219,12 +219,16 @@ def start_schedules_run_exactly(category, seed, agents, orders, rules) -> None:
     """Every start schedule of the search on a generated kitchen (served or handed over, pans
     carried or filled, food to chop handed over raw or not) runs in the engine to exactly the time
     it was planned for."""
+    level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
+    starts_run_exactly(level, rules)
+
+
+def starts_run_exactly(level, rules: str) -> None:
     from game.planners.solver.grounding import ground
     from game.planners.solver.model import KitchenModel
     from game.planners.solver.search import Search
     from game.planners.solver.tasks import HAND, SELF, build_tasks
 
-    level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
     model = KitchenModel(level, rules)
     search = Search(model, build_tasks(model), budget=10, seed=1)
     for g in search.start_genomes():
@@ -284,6 +288,25 @@ def test_handing_raw_food_over_is_a_choice_of_teams_with_tables_started_where_it
     assert "chopping_board1" in [op.station for op in s.ops[1]]
     _, lettuce, alone = starts(["#LCPW#", "#1...#", "#.T..#"])
     assert all(hand_key(lettuce) not in g.method for g in alone)
+
+
+# two salads, one plate: the dirty plate comes back beside agent1, walled in, and the sink is
+# on the far side of the table; or the other way round
+DIRTY_SHUT_IN = ["##########", "#R1.T...K#", "######P.##", "#2......W#", "####LC####"]
+SINK_SHUT_IN = ["##########", "#K1.T...R#", "######P.##", "#2......W#", "####LC####"]
+
+
+@pytest.mark.parametrize("rows", [DIRTY_SHUT_IN, SINK_SHUT_IN])
+@pytest.mark.parametrize("rules", ["paracook", "documented"])
+def test_a_dirty_plate_is_handed_over_a_table_to_be_washed_where_one_agent_cannot_do_both(rows, rules):
+    level = kitchen(rows, STATIONS, ("salad_basic", "salad_basic"))
+    sol = solve(level, rules, time_limit=0.5)
+    assert sol.done  # no schedule was found before
+    assert lower_bound(level, rules).value <= sol.oct <= 42
+    touched = [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"]
+    assert "table2" in touched and ("plate_return" in touched) == (rows is DIRTY_SHUT_IN)
+    assert ("sink" in touched) == (rows is SINK_SHUT_IN)
+    starts_run_exactly(level, rules)
 
 
 # agent1 chops the meat beside the board; the pan is 6 steps away, beside agent2 and the window

@@ -103,6 +103,9 @@ class PlateSteps:
 
     def wash(self, task: Task, idx: int):
         dish = task.dish
+        if not self.washes_alone(idx):
+            yield from self.wash_handed(task, idx)
+            return
         window = self.model.windows[0]
         for table in self.model.tables:
             got = self.attempt(self.wash_steps, idx, dish, table)
@@ -114,6 +117,81 @@ class PlateSteps:
                 continue
             score = (w.t + self.to_station[window][w.tile], w.t)
             yield (score, w, effects + [("cal", table, ev, OPEN, ("park", dish)), ("park", dish, table, ev)])
+
+    def washes_alone(self, idx: int) -> bool:
+        """Whether the agent reaches both the plate return and a sink from where it starts."""
+        tile, m = self.model.geo.agent_tiles[idx], self.model
+        return self.to_station[m.plate_return][tile] < INF and any(
+            self.to_station[s][tile] < INF for s in m.sinks
+        )
+
+    def wash_handed(self, task: Task, idx: int):
+        """The dirty plate taken from the return by one agent and put on a table, where another
+        takes it to a sink, washes it and puts it on a table for the dish (walled kitchens)."""
+        window = self.model.windows[0]
+        for j in range(len(self.agents)):
+            if j == idx or not self.washes_from_table(j):
+                continue
+            for table in self.hand_tables(idx, j):
+                for sink in self.model.sinks:
+                    got = self.attempt(self.wash_over, idx, j, task.dish, table, sink)
+                    if got is None:
+                        continue
+                    w, other, effects = got
+                    for spot in self.model.tables:
+                        park = other.clone()
+                        ev = self.attempt(park.at, spot, None)
+                        if ev is None or self.blocker(spot, ev, OPEN) is not None:
+                            continue
+                        score = (park.t + self.to_station[window][park.tile], park.t)
+                        yield (
+                            score,
+                            w,
+                            effects
+                            + [
+                                ("partner", park),
+                                ("cal", spot, ev, OPEN, ("park", task.dish)),
+                                ("park", task.dish, spot, ev),
+                            ],
+                        )
+
+    def washes_from_table(self, j: int) -> bool:
+        tile = self.model.geo.agent_tiles[j]
+        may = self.model.may_use(j, frozenset(("table", "sink")))
+        return may and any(self.to_station[s][tile] < INF for s in self.model.sinks)
+
+    def wash_over(self, idx: int, j: int, dish: int, table: str, sink: str):
+        m = self.model
+        k = dish - self.plates
+        due = self.serves[k][0] + RETURN_DELAY
+        prev = (self.dirty_takes[k - 1],) if k > 0 else ()
+        start = self.fresh(idx)
+        take = start.at(m.plate_return, table, due, prev)
+        bump = None
+        while True:
+            w = start.clone()
+            put = w.at(table, None, bump[0] if bump else 0, (bump,) if bump else ())
+            other = self.fresh(j)
+            got = other.at(table, sink, 0, (put,))
+            end = self.blocker(table, put, got)
+            if end is None:
+                break
+            if end == OPEN:
+                return None
+            bump = end
+        lent = [("dirty", take), ("cal", table, put, got, ("hand", dish))]
+        start_other, bump = other, None
+        while True:
+            other = start_other.clone()
+            into = other.at(sink, sink, bump[0] if bump else 0, (bump,) if bump else ())
+            other.at(sink, sink, 0, (), "Process", WASH_TIME)
+            clean = other.at(sink, None)
+            end = self.blocker(sink, into, clean)
+            if end is None:
+                return w, other, lent + [("cal", sink, into, clean, ("wash", dish))]
+            if end == OPEN:
+                return None
+            bump = end
 
     def assemble(self, task: Task, idx: int):
         dish = task.dish
