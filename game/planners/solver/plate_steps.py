@@ -73,33 +73,40 @@ class PlateSteps:
 
     def wash_steps(self, idx: int, dish: int, nxt: str) -> tuple[Walker, list[tuple]] | None:
         """Take the dish's dirty plate and wash it; the walker ends holding the clean plate."""
-        m = self.model
+        best = None
+        for sink in self.model.sinks:
+            try:
+                start, take = self.take_dirty(idx, dish, sink)
+            except Infeasible:
+                continue
+            got = self.sink_steps(start, dish, sink, nxt)
+            if got is not None and (best is None or got[0].t < best[0].t):
+                best = (got[0], [("dirty", take), got[1]])
+        return best
+
+    def take_dirty(self, idx: int, dish: int, nxt: str) -> tuple[Walker, tuple]:
+        """The agent takes the dish's dirty plate from the return as soon as it is back."""
         k = dish - self.plates  # this dish washes the k-th dirty plate to come back
         due = self.serves[k][0] + RETURN_DELAY
         prev = (self.dirty_takes[k - 1],) if k > 0 else ()
-        best = None
-        for sink in m.sinks:
-            bump = None
-            while True:
-                w = self.fresh(idx)
-                try:
-                    take = w.at(m.plate_return, sink, due, prev)
-                except Infeasible:
-                    w = None
-                    break
-                put = w.at(sink, sink, bump[0] if bump else 0, (bump,) if bump else ())
-                w.at(sink, sink, 0, (), "Process", WASH_TIME)
-                got = w.at(sink, nxt)
-                end = self.blocker(sink, put, got)
-                if end is None:
-                    break
-                if end == OPEN:
-                    w = None
-                    break
-                bump = end
-            if w is not None and (best is None or w.t < best[0].t):
-                best = (w, [("dirty", take), ("cal", sink, put, got, ("wash", dish))])
-        return best
+        w = self.fresh(idx)
+        return w, w.at(self.model.plate_return, nxt, due, prev)
+
+    def sink_steps(self, start: Walker, dish: int, sink: str, nxt: str | None) -> tuple[Walker, tuple] | None:
+        """The walker, holding a dirty plate, washes it at the sink once that is free: the walker
+        holding the clean plate and the sink's calendar entry, or None."""
+        bump = None
+        while True:
+            w = start.clone()
+            put = w.at(sink, sink, bump[0] if bump else 0, (bump,) if bump else ())
+            w.at(sink, sink, 0, (), "Process", WASH_TIME)
+            got = w.at(sink, nxt)
+            end = self.blocker(sink, put, got)
+            if end is None:
+                return w, ("cal", sink, put, got, ("wash", dish))
+            if end == OPEN:
+                return None
+            bump = end
 
     def wash(self, task: Task, idx: int):
         dish = task.dish
@@ -161,37 +168,16 @@ class PlateSteps:
         return may and any(self.to_station[s][tile] < INF for s in self.model.sinks)
 
     def wash_over(self, idx: int, j: int, dish: int, table: str, sink: str):
-        m = self.model
-        k = dish - self.plates
-        due = self.serves[k][0] + RETURN_DELAY
-        prev = (self.dirty_takes[k - 1],) if k > 0 else ()
-        start = self.fresh(idx)
-        take = start.at(m.plate_return, table, due, prev)
-        bump = None
-        while True:
-            w = start.clone()
-            put = w.at(table, None, bump[0] if bump else 0, (bump,) if bump else ())
-            other = self.fresh(j)
-            got = other.at(table, sink, 0, (put,))
-            end = self.blocker(table, put, got)
-            if end is None:
-                break
-            if end == OPEN:
-                return None
-            bump = end
-        lent = [("dirty", take), ("cal", table, put, got, ("hand", dish))]
-        start_other, bump = other, None
-        while True:
-            other = start_other.clone()
-            into = other.at(sink, sink, bump[0] if bump else 0, (bump,) if bump else ())
-            other.at(sink, sink, 0, (), "Process", WASH_TIME)
-            clean = other.at(sink, None)
-            end = self.blocker(sink, into, clean)
-            if end is None:
-                return w, other, lent + [("cal", sink, into, clean, ("wash", dish))]
-            if end == OPEN:
-                return None
-            bump = end
+        start, take = self.take_dirty(idx, dish, table)
+        got = self.over_table(start, j, table, sink)
+        if got is None:
+            return None
+        w, other, put, took = got
+        washed = self.sink_steps(other, dish, sink, None)
+        if washed is None:
+            return None
+        other, wash = washed
+        return w, other, [("dirty", take), ("cal", table, put, took, ("hand", dish)), wash]
 
     def assemble(self, task: Task, idx: int):
         dish = task.dish

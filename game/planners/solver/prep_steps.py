@@ -130,15 +130,24 @@ class PrepSteps:
         if got is None:
             return None
         start, ev = got
+        got = self.over_table(start, j, table, board)
+        if got is None:
+            return None
+        w, other, put, take = got
+        return w, other, (disp, ev), [("cal", table, put, take, ("hand", need_id))]
+
+    def over_table(self, start: Walker, j: int, table: str, toward: str):
+        """The walker puts what it holds on the table once that is free, and agent j takes it
+        from there (on its way to `toward`): (both walkers, the put and take events), or None."""
         bump = None
         while True:
             w = start.clone()
             put = w.at(table, None, bump[0] if bump else 0, (bump,) if bump else ())
             other = self.fresh(j)
-            take = other.at(table, board, 0, (put,))
+            take = other.at(table, toward, 0, (put,))
             end = self.blocker(table, put, take)
             if end is None:
-                return w, other, (disp, ev), [("cal", table, put, take, ("hand", need_id))]
+                return w, other, put, take
             if end == OPEN:
                 return None
             bump = end
