@@ -290,6 +290,34 @@ def test_handing_raw_food_over_is_a_choice_of_teams_with_tables_started_where_it
     assert all(hand_key(lettuce) not in g.method for g in alone)
 
 
+# agent2 (below) fetches the meat and cooks it; only agent1 (above) reaches the board
+CHOP_ABOVE = ["#CRPBQK#", "#1.....#", "#TUV#X##", "#....2.#", "##LM#SW#"]
+
+
+@pytest.mark.parametrize("rules", ["paracook", "documented"])
+def test_raw_meat_goes_over_a_table_to_be_chopped_and_back_over_one_to_be_cooked(rules):
+    level = kitchen(CHOP_ABOVE, DIVIDED, ("burger_basic",))
+    sol = solve(level, rules, time_limit=0.5)
+    assert sol.done  # no schedule was found before
+    assert lower_bound(level, rules).value <= sol.oct <= 37
+    agent1 = [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"]
+    assert agent1[:4] == ["table2", "chopping_board1", "chopping_board1", "table2"]  # takes, chops, gives
+    assert "stove1" in [a.get("target") for a in sol.plan["agent2"]]
+    starts_run_exactly(level, rules)
+
+
+# agent1 cooks the meat above, agent2 plates below: the pan is brought to the plate over the
+# table and put back, after the last serve, which must not count
+BRING_ROWS = ["#SLMCB#", "#1....#", "#####T#", "#2....#", "#PWKRQ#"]
+
+
+def test_what_would_end_after_the_last_serve_is_left_out_of_the_plan():
+    level = kitchen(BRING_ROWS, STATIONS, ("burger_basic",))
+    starts_run_exactly(level, "paracook")  # the pan went back at 42 after the serve at 41
+    sol = solve(level, "paracook", time_limit=0.5)
+    assert sol.done and sol.oct == sol.result.last_serve_time
+
+
 # two salads, one plate: the dirty plate comes back beside agent1, walled in, and the sink is
 # on the far side of the table; or the other way round
 DIRTY_SHUT_IN = ["##########", "#R1.T...K#", "######P.##", "#2......W#", "####LC####"]
@@ -410,3 +438,49 @@ def test_the_search_tries_both_ways_of_choosing_cookware_only_where_food_cooks()
     g = starts[0].copy()
     burger.flip_window(g)
     assert g.to_window is False and g.signature() != starts[0].signature()
+
+
+# -- divided kitchens: two rows of floor, split by a row of walls and tables ----------------------
+DIVIDERS = "TUVXYZef"
+DIVIDED = STATIONS | {ch: {"name": f"table{n}"} for n, ch in enumerate(DIVIDERS[1:], 4)}
+
+
+@st.composite
+def divided_kitchens(draw):
+    """Two corridors (rows 1 and 3) between a top and a bottom row of stations, the middle row
+    walls, tables and maybe a gap; agents in either corridor."""
+    width = draw(st.integers(7, 10))
+    letters = draw(st.permutations("LMBCSPWKRQ"))
+    cells = [(x, y) for y in (0, 4) for x in range(1, width - 1)]
+    spots = draw(st.lists(st.sampled_from(cells), min_size=len(letters), max_size=len(letters), unique=True))
+    rows = [["#"] * width for _ in range(5)]
+    tables = iter(DIVIDERS)  # each table its own name, as a level file requires
+    for x in range(1, width - 1):
+        rows[1][x] = rows[3][x] = "."
+        rows[2][x] = draw(st.sampled_from("#T."))
+        if rows[2][x] == "T":
+            rows[2][x] = next(tables)
+    for ch, (x, y) in zip(letters, spots, strict=True):
+        rows[y][x] = ch
+    floor = [(x, y) for y in (1, 3) for x in range(1, width - 1)]
+    starts = draw(st.lists(st.sampled_from(floor), min_size=2, max_size=3, unique=True))
+    for n, (x, y) in enumerate(starts, 1):
+        rows[y][x] = str(n)
+    orders = draw(st.sampled_from([("salad_basic",), ("burger_basic",), ("salad_basic", "salad_basic")]))
+    return ["".join(r) for r in rows], orders
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=divided_kitchens(), rules=st.sampled_from(["paracook", "documented"]))
+def test_divided_kitchens_are_served_or_said_not_to_be_never_below_the_bound(case, rules):
+    """Food, plates and dirty plates handed over tables between the two corridors: a plan the
+    engine runs, never faster than the bound, or a reason."""
+    rows, orders = case
+    level = kitchen(rows, DIVIDED, orders)
+    sol = solve(level, rules, time_limit=0.1)
+    bound = lower_bound(level, rules)
+    if sol.done:  # the engine ran the plan; the bound holds for it
+        assert bound.value <= sol.oct
+        starts_run_exactly(level, rules)  # and every start schedule runs as it was timed
+    else:
+        assert sol.note

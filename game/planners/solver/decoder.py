@@ -129,7 +129,10 @@ class Decoder(PrepSteps, PlateSteps):
                 release[need_id] = max(release.get(need_id, 0), t)
         else:
             return None
-        ops = [a.ops for a in self.agents]
+        # what would end after the last serve serves nothing, and under `paracook` the engine's
+        # OCT runs to the last action (putting a pan back after the last dish, say): leave it out
+        end = self.serves[-1][0] if self.serves else 0
+        ops = [[op for op in a.ops if op.t + op.dur <= end] for a in self.agents]
         moving = self.moving_total(ops)
         return Schedule(ops, [ev[0] for ev in self.serves], moving)
 

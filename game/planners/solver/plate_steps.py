@@ -169,7 +169,7 @@ class PlateSteps:
 
     def wash_over(self, idx: int, j: int, dish: int, table: str, sink: str):
         start, take = self.take_dirty(idx, dish, table)
-        got = self.over_table(start, j, table, sink)
+        got = self.over_table(start, self.fresh(j), table, sink)
         if got is None:
             return None
         w, other, put, took = got

@@ -3,6 +3,7 @@ the plate, put it in a pot or pan, or hand it over on a table (mixed into the De
 
 from __future__ import annotations
 
+from .model import INF
 from .tasks import STAGE, Task
 from .timing import CHOP, OPEN, Batch, Walker
 
@@ -111,17 +112,55 @@ class PrepSteps:
                             )
 
     def hand_cook(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, stove: str):
-        got = self.hand_to(idx, j, disp, table, board, task.need.id)
+        need_id = task.need.id
+        got = self.hand_to(idx, j, disp, table, board, need_id)
         if got is None:
             return None
         w, other, taken, effects = got
-        got = self.board_steps(other, taken, board, stove, False, task.need.id)
+        got = self.board_steps(other, taken, board, stove, False, need_id)
         if got is None:
             return None
         other, _, _, _, chop_effects = got
+        effects = effects + chop_effects
         after = self.cook[stove].free_from()
-        add = other.at(stove, None, after[0], (after,))
-        return w, add, effects + chop_effects + [("partner", other)], max(w.t, other.t)
+        if self.to_station[stove][other.tile] < INF:
+            add = other.at(stove, None, after[0], (after,))
+            return w, add, effects + [("partner", other)], max(w.t, other.t)
+        # the chopper cannot reach the stove: the chopped food goes over a table once more
+        best = None
+        for k in self.cookers(j):
+            for back in self.hand_tables(j, k):
+                taker = w if k == idx else self.fresh(k)
+                got = self.attempt(self.over_table, other, taker, back, stove)
+                if got is None:
+                    continue
+                chopper, cook, put, take = got
+                add = self.attempt(cook.at, stove, None, after[0], (after,))
+                if add is not None and (best is None or add < best[1]):
+                    best = (chopper, add, cook, [("cal", back, put, take, ("hand", need_id))])
+        if best is None:
+            return None
+        chopper, add, cook, passed = best
+        if cook.idx == idx:  # the fetcher takes it back
+            return cook, add, effects + passed + [("partner", chopper)], max(cook.t, chopper.t)
+        return (
+            w,
+            add,
+            effects + passed + [("partner", chopper), ("partner", cook)],
+            max(w.t, cook.t, chopper.t),
+        )
+
+    def cookers(self, j: int) -> list[int]:
+        """The agents other than j that may take chopped food from a table to a stove."""
+        work = frozenset(("table", "stove"))
+        tiles = self.model.geo.agent_tiles
+        return [
+            k
+            for k in range(len(self.agents))
+            if k != j
+            and self.model.may_use(k, work)
+            and any(self.to_station[s][tiles[k]] < INF for s in self.model.cookware.get("pan", ()))
+        ]
 
     def hand_to(self, idx: int, j: int, disp: str, table: str, board: str, need_id: int):
         """Agent idx fetches the ingredient and puts it on the table, agent j takes it from there
@@ -130,20 +169,20 @@ class PrepSteps:
         if got is None:
             return None
         start, ev = got
-        got = self.over_table(start, j, table, board)
+        got = self.over_table(start, self.fresh(j), table, board)
         if got is None:
             return None
         w, other, put, take = got
         return w, other, (disp, ev), [("cal", table, put, take, ("hand", need_id))]
 
-    def over_table(self, start: Walker, j: int, table: str, toward: str):
-        """The walker puts what it holds on the table once that is free, and agent j takes it
+    def over_table(self, start: Walker, taker: Walker, table: str, toward: str):
+        """The walker puts what it holds on the table once that is free, and the taker takes it
         from there (on its way to `toward`): (both walkers, the put and take events), or None."""
         bump = None
         while True:
             w = start.clone()
             put = w.at(table, None, bump[0] if bump else 0, (bump,) if bump else ())
-            other = self.fresh(j)
+            other = taker.clone()
             take = other.at(table, toward, 0, (put,))
             end = self.blocker(table, put, take)
             if end is None:
