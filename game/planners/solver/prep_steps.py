@@ -55,34 +55,34 @@ class PrepSteps:
                 for board in self.model.boards:
                     yield from self.table_stages(task, idx, disp, board)
 
-    def hand_overs(self, task: Task, idx: int, method: str):
-        """The ingredient put on a table raw for another agent, who chops it and leaves it on the
-        board for the plate (`method` STAGE) or takes it to the parked plate."""
+    def hand_ways(self, task: Task, idx: int):
+        """(partner, table, dispenser, board) for handing the ingredient over raw to be chopped."""
         for j in self.choppers(idx):
             for table in self.hand_tables(idx, j):
                 for disp in task.need.dispensers:
                     for board in self.model.boards:
-                        if method == STAGE and self.stageable(board) and self.may_stage_on_board(board, task):
-                            how = "stage"
-                        elif task.dish in self.park:
-                            how = "deliver"
-                        else:
-                            continue
-                        yield self.attempt(self.hand_chop, task, idx, j, disp, table, board, how)
+                        yield j, table, disp, board
+
+    def hand_overs(self, task: Task, idx: int, method: str):
+        """The ingredient put on a table raw for another agent, who chops it and leaves it on the
+        board for the plate (`method` STAGE) or takes it to the parked plate."""
+        for j, table, disp, board in self.hand_ways(task, idx):
+            if method == STAGE and self.stageable(board) and self.may_stage_on_board(board, task):
+                how = "stage"
+            elif task.dish in self.park:
+                how = "deliver"
+            else:
+                continue
+            yield self.attempt(self.hand_chop, task, idx, j, disp, table, board, how)
 
     def hand_chop(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, how: str):
-        need_id = task.need.id
-        got = self.hand_to(idx, j, disp, table, board, need_id)
-        if got is None:
-            return None
-        w, other, taken, effects = got
-        keep = how == "stage"
+        need_id, keep = task.need.id, how == "stage"
         spot, park_ev = (None, None) if keep else self.park[task.dish]
-        got = self.board_steps(other, taken, board, spot, keep, need_id)
+        got = self.handed_chop(idx, j, disp, table, board, spot, keep, need_id)
         if got is None:
             return None
-        other, put_board, chopped, _, chop_effects = got
-        effects = effects + chop_effects + [("partner", other)]
+        w, other, put_board, chopped, effects = got
+        effects = effects + [("partner", other)]
         if keep:
             effects += [
                 ("cal", board, put_board, OPEN, ("stage", need_id)),
@@ -92,36 +92,43 @@ class PrepSteps:
             effects.append(("deliver", task.dish, other.at(spot, None, 0, (park_ev,))))
         return ((max(w.t, other.t),), w, effects)
 
-    def hand_overs_to_cook(self, task: Task, idx: int):
-        """The ingredient put on a table raw for another agent, who chops it and puts it in a
-        pan."""
-        for stove in self.stoves_for(task.need, task.dish):
-            for j in self.choppers(idx):
-                for table in self.hand_tables(idx, j):
-                    for disp in task.need.dispensers:
-                        for board in self.model.boards:
-                            cand = self.attempt(self.hand_cook, task, idx, j, disp, table, board, stove)
-                            if cand is None:
-                                continue
-                            w, add, effects, end = cand
-                            ready = self.ready_after_add(stove, task.dish, add[0])
-                            yield (
-                                (ready + self.serve_walk(stove), ready, end),
-                                w,
-                                effects + [("add", stove, task.dish, add[0], task.need.id)],
-                            )
-
-    def hand_cook(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, stove: str):
-        need_id = task.need.id
+    def handed_chop(
+        self, idx: int, j: int, disp: str, table: str, board: str, nxt: str | None, keep: bool, need_id: int
+    ):
+        """Agent idx hands the ingredient over the table to agent j, who chops it on the board:
+        (idx's walker, j's walker, the put on the board, the chop's end, effects), or None."""
         got = self.hand_to(idx, j, disp, table, board, need_id)
         if got is None:
             return None
         w, other, taken, effects = got
-        got = self.board_steps(other, taken, board, stove, False, need_id)
+        got = self.board_steps(other, taken, board, nxt, keep, need_id)
         if got is None:
             return None
-        other, _, _, _, chop_effects = got
-        effects = effects + chop_effects
+        other, put_board, chopped, _, chop_effects = got
+        return w, other, put_board, chopped, effects + chop_effects
+
+    def hand_overs_to_cook(self, task: Task, idx: int):
+        """The ingredient put on a table raw for another agent, who chops it and puts it in a
+        pan."""
+        for stove in self.stoves_for(task.need, task.dish):
+            for j, table, disp, board in self.hand_ways(task, idx):
+                cand = self.attempt(self.hand_cook, task, idx, j, disp, table, board, stove)
+                if cand is None:
+                    continue
+                w, add, effects, end = cand
+                ready = self.ready_after_add(stove, task.dish, add[0])
+                yield (
+                    (ready + self.serve_walk(stove), ready, end),
+                    w,
+                    effects + [("add", stove, task.dish, add[0], task.need.id)],
+                )
+
+    def hand_cook(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, stove: str):
+        need_id = task.need.id
+        got = self.handed_chop(idx, j, disp, table, board, stove, False, need_id)
+        if got is None:
+            return None
+        w, other, _, _, effects = got
         after = self.cook[stove].free_from()
         if self.to_station[stove][other.tile] < INF:
             add = other.at(stove, None, after[0], (after,))
