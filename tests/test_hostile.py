@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from pathlib import Path
 
@@ -70,7 +71,9 @@ def refused(path: Path) -> str:
 # -- YAML: depth, aliases, meta, text ----------------------------------------------------------------
 def test_yaml_nested_thirty_thousand_deep_is_refused_not_a_segfault(tmp_path):
     path = level_with(tmp_path, "title: First salad", "title: " + nested(30_000))
-    assert "line 2, column 71: nested deeper than 64 levels" in refused(path)
+    # the column is where the 65th level opens, or where libyaml (from 6.0.4 of PyYAML, which
+    # looks ahead) stops at its own limit of 1,000
+    assert re.search(r"line 2, column (71|1007): nested deeper than 64 levels", refused(path))
 
 
 def test_an_alias_bomb_is_refused_before_it_expands(tmp_path, capsys):

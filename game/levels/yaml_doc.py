@@ -53,8 +53,13 @@ def check_shape(text: str, source: str) -> None:
                 raise LevelError(
                     source, [f"{where}too large: over {MAX_YAML_NODES:,} values once aliases are expanded"]
                 )
-    except yaml.YAMLError:
+    except yaml.MarkedYAMLError as e:
+        if "nesting depth" in str(e.problem):  # libyaml's own limit, met while it looks ahead
+            where = _where(e.problem_mark)
+            raise LevelError(source, [f"{where}nested deeper than {MAX_DEPTH} levels"]) from None
         return  # the syntax error is reported, with its place, by parse_document
+    except yaml.YAMLError:
+        return
 
 
 def parse_document(text: str, source: str) -> yaml.Node:
