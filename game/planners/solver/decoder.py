@@ -226,15 +226,16 @@ class Decoder(PrepSteps, PlateSteps):
         """The agents that may take what this one puts on a table raw to a board."""
         return [a for a in self.chop_takers if a != idx] if idx in self.putters else []
 
+    def reaches(self, a: int, station: str) -> bool:
+        """Whether agent a can walk next to the station from where it starts."""
+        return self.to_station[station][self.model.geo.agent_tiles[a]] < INF
+
     def hand_tables(self, idx: int, j: int) -> list[str]:
         """The tables both agents can reach from where they start; cached."""
         got = self._hand_tables.get((idx, j))
         if got is None:
-            tiles = self.model.geo.agent_tiles
             got = self._hand_tables[(idx, j)] = [
-                t
-                for t in self.model.tables
-                if self.to_station[t][tiles[idx]] < INF and self.to_station[t][tiles[j]] < INF
+                t for t in self.model.tables if self.reaches(idx, t) and self.reaches(j, t)
             ]
         return got
 

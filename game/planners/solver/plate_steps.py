@@ -127,10 +127,8 @@ class PlateSteps:
 
     def washes_alone(self, idx: int) -> bool:
         """Whether the agent reaches both the plate return and a sink from where it starts."""
-        tile, m = self.model.geo.agent_tiles[idx], self.model
-        return self.to_station[m.plate_return][tile] < INF and any(
-            self.to_station[s][tile] < INF for s in m.sinks
-        )
+        m = self.model
+        return self.reaches(idx, m.plate_return) and any(self.reaches(idx, s) for s in m.sinks)
 
     def wash_handed(self, task: Task, idx: int):
         """The dirty plate taken from the return by one agent and put on a table, where another
@@ -163,9 +161,8 @@ class PlateSteps:
                         )
 
     def washes_from_table(self, j: int) -> bool:
-        tile = self.model.geo.agent_tiles[j]
         may = self.model.may_use(j, frozenset(("table", "sink")))
-        return may and any(self.to_station[s][tile] < INF for s in self.model.sinks)
+        return may and any(self.reaches(j, s) for s in self.model.sinks)
 
     def wash_over(self, idx: int, j: int, dish: int, table: str, sink: str):
         start, take = self.take_dirty(idx, dish, table)

@@ -160,13 +160,11 @@ class PrepSteps:
     def cookers(self, j: int) -> list[int]:
         """The agents other than j that may take chopped food from a table to a stove."""
         work = frozenset(("table", "stove"))
-        tiles = self.model.geo.agent_tiles
+        pans = self.model.cookware.get("pan", ())
         return [
             k
             for k in range(len(self.agents))
-            if k != j
-            and self.model.may_use(k, work)
-            and any(self.to_station[s][tiles[k]] < INF for s in self.model.cookware.get("pan", ()))
+            if k != j and self.model.may_use(k, work) and any(self.reaches(k, s) for s in pans)
         ]
 
     def hand_to(self, idx: int, j: int, disp: str, table: str, board: str, need_id: int):
