@@ -19,12 +19,13 @@ class PlateSteps:
         dish = task.dish
         spot, park_ev = self.park[dish]
         cooks = [a for a in range(len(self.agents)) if self.model.may_use(a, frozenset(("stove",)))]
+        after = (park_ev, *self.delivered.get(dish, ()))  # food already on it goes along
         for table in self.model.tables:
             if table == spot:
                 continue
             w = self.fresh(idx)
             try:
-                take = w.at(spot, table, 0, (park_ev,))
+                take = w.at(spot, table, 0, after)
                 put = w.at(table, None)
             except Infeasible:
                 continue
