@@ -157,6 +157,23 @@ def test_a_dish_is_handed_over_a_table_when_that_serves_it_sooner():
     ]
 
 
+# agent2 starts beside the table on agent1's side; the window is beside its far side, 6 steps round
+FAR_SIDE_ROWS = ["#########", "#C12T.W.#", "#L..#...#", "#P......#", "#.......#", "#########"]
+
+
+@pytest.mark.parametrize("rules", ["paracook", "documented"])
+def test_an_agent_that_would_wait_at_a_table_waits_on_the_side_nearer_where_it_goes_next(rules):
+    # agent1 chops the lettuce, plates it and puts it on the table; agent2, who would wait for it
+    # anyway, walks round to the window's side meanwhile and serves at 11 (from its own side, 13)
+    sol = solve(kitchen(FAR_SIDE_ROWS, STATIONS, ("salad_basic",)), rules, time_limit=0.3)
+    assert sol.done and sol.oct == 11
+    assert sol.plan["agent2"][0] == {"action": "MoveTo", "target": [5, 1]}
+    assert sol.plan["agent2"][-2:] == [
+        {"action": "Interact", "target": "table2"},
+        {"action": "Interact", "target": "serving_window"},
+    ]
+
+
 def test_a_hand_over_is_tried_only_over_tables_that_shorten_the_way_to_the_window():
     from game.planners.solver.decoder import Decoder
     from game.planners.solver.model import KitchenModel

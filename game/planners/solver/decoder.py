@@ -73,11 +73,20 @@ class Decoder(PrepSteps, PlateSteps):
             self.by_dish[t.dish].append(t)
 
     # -- geometry --------------------------------------------------------------------
-    def pick(self, tile: int, station: str, nxt: str | None) -> int:
+    def pick(self, tile: int, station: str, nxt: str | None, t: int = 0, ready: int = 0) -> int:
+        """The side of the station to act from, leaving at t from `tile` for an action allowed
+        from `ready` on: the one after which `nxt` is reached soonest. An agent that would wait
+        there anyway may as well walk round to the side nearer `nxt` (a far side of a table)."""
+        row = self.dist[tile]
+        if ready > t and ready > t + min((row[u] for u in self.stand[station]), default=INF):
+            after = self.to_station[nxt] if nxt else None
+            return min(
+                self.stand[station],
+                key=lambda u: (max(t + row[u], ready) + (after[u] if after else 0), row[u], u),
+            )
         key = (tile, station, nxt)
         best = self._pick.get(key)
         if best is None:
-            row = self.dist[tile]
             after = self.to_station[nxt] if nxt else None
             best = min(self.stand[station], key=lambda u: (row[u] + (after[u] if after else 0), row[u], u))
             self._pick[key] = best

@@ -156,12 +156,12 @@ class Walker:
     ) -> tuple:
         """Go next to `station` and act there as early as allowed; return the event."""
         dec = self.dec
-        tile = dec.pick(self.tile, station, nxt)
+        dep = max(deps) if deps else None
+        tile = dec.pick(self.tile, station, nxt, self.t, max(t_min, dep[0] if dep else 0))
         d = dec.dist[self.tile][tile]
         if d >= INF:
             raise Infeasible  # this agent cannot reach the station
         arr = self.t + d
-        dep = max(deps) if deps else None
         t = max(arr, t_min, dep[0] if dep else 0)
         idx = self.idx
         while True:
