@@ -505,7 +505,7 @@ def test_divided_kitchens_are_served_or_said_not_to_be_never_below_the_bound(cas
 
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
 def test_a_plate_carried_to_another_table_takes_the_food_already_on_it(rules):
-    # agent2 chops lettuce onto the plate at table1 as agent3 comes to carry that plate over the
-    # divider to agent1: the carry waits for the food, or the window gets an empty plate
+    # agent3 puts chopped lettuce on the plate at table1 in the instant agent2 comes to carry that
+    # plate to the divider for agent1: the carry waits for the food, or the window gets an empty plate
     rows = ["#MBQWK#", "#1....#", "#####T#", "#2.3..#", "#LCPRS#"]
     starts_run_exactly(kitchen(rows, DIVIDED, ("salad_basic", "salad_basic")), rules)
