@@ -3,7 +3,6 @@ the plate, put it in a pot or pan, or hand it over on a table (mixed into the De
 
 from __future__ import annotations
 
-from .model import INF
 from .tasks import STAGE, Task
 from .timing import CHOP, OPEN, Batch, Walker
 
@@ -33,13 +32,9 @@ class PrepSteps:
     def chop(self, task: Task, idx: int):
         need, dish = task.need, task.dish
         method = STAGE if self.holds_plate(dish) else self.method(need.id)
+        if self.hands(need.id) and (yield from self.any_of(self.hand_overs(task, idx, method))):
+            return
         found = False
-        if self.hands(need.id):
-            for cand in self.hand_overs(task, idx, method):
-                found = found or cand is not None
-                yield cand
-            if found:
-                return
         for disp in need.dispensers:
             for board in self.model.boards:
                 if method == STAGE and self.stageable(board) and self.may_stage_on_board(board, task):
@@ -54,6 +49,15 @@ class PrepSteps:
             for disp in need.dispensers:
                 for board in self.model.boards:
                     yield from self.table_stages(task, idx, disp, board)
+
+    @staticmethod
+    def any_of(cands):
+        """Yield the candidates; return whether any of them is one (not None)."""
+        found = False
+        for cand in cands:
+            found = found or cand is not None
+            yield cand
+        return found
 
     def hand_ways(self, task: Task, idx: int):
         """(partner, table, dispenser, board) for handing the ingredient over raw to be chopped."""
@@ -130,7 +134,7 @@ class PrepSteps:
             return None
         w, other, _, _, effects = got
         after = self.cook[stove].free_from()
-        if self.to_station[stove][other.tile] < INF:
+        if self.reaches(j, stove):
             add = other.at(stove, None, after[0], (after,))
             return w, add, effects + [("partner", other)], max(w.t, other.t)
         # the chopper cannot reach the stove: the chopped food goes over a table once more
@@ -381,11 +385,7 @@ class PrepSteps:
     def cooked(self, task: Task, idx: int):
         need, dish = task.need, task.dish
         if need.kind == "pan" and self.hands(need.id):
-            found = False
-            for cand in self.hand_overs_to_cook(task, idx):
-                found = found or cand is not None
-                yield cand
-            if found:
+            if (yield from self.any_of(self.hand_overs_to_cook(task, idx))):
                 return
         if self.relayed(need.id):
             boards = self.model.boards if need.kind == "pan" else [None]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from .decoder import Decoder
-from .model import INF, KitchenModel
+from .model import KitchenModel
 from .tasks import (
     BRING,
     CARRY,
@@ -209,12 +209,11 @@ class Search:
 
     def shut_off(self, need) -> bool:
         """Whether no agent can both fetch this ingredient and reach a board."""
-        geo = self.model.geo
-        reach = geo.to_station
+        dec = self.decoder
         return not any(
-            any(reach[d][tile] < INF for d in need.dispensers)
-            and any(reach[b][tile] < INF for b in self.model.boards)
-            for tile in geo.agent_tiles
+            any(dec.reaches(a, d) for d in need.dispensers)
+            and any(dec.reaches(a, b) for b in self.model.boards)
+            for a in range(len(self.model.agent_names))
         )
 
     def rule_dish(self) -> list[float]:
