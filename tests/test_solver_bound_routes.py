@@ -202,3 +202,20 @@ def test_cli_route_bound_is_at_least_the_plain_bound():
     assert "routes" in routed["terms"] and "routes" not in plain["terms"]
     assert routed["lower_bound"] >= plain["lower_bound"]
     assert routed["lower_bound"] <= solve(load_level(level), time_limit=0.2).oct
+
+
+def test_a_board_chops_one_thing_at_a_time_in_the_route_bound():
+    """Two chops on the board beside everything, the other board out of the way: the relaxation
+    chops them one after the other (it let them overlap on that board: 5), and the planner's
+    plan meets the bound."""
+    stations = {
+        "L": {"name": "dispenser1", "provides": "lettuce"},
+        "T": {"name": "dispenser2", "provides": "tomato"},
+        "C": {"name": "chopping_board1"},
+        "D": {"name": "chopping_board2"},
+        "P": {"name": "table1", "item": "plate"},
+        "W": {"name": "serving_window"},
+    }
+    level = kitchen(["#LCT.......D#", "#1.2........#", "#PW.........#"], stations, ("salad_advanced",))
+    for rules in ("paracook", "documented"):
+        assert route_bound(level, rules) == 9 == solve(level, rules, time_limit=0.5).oct

@@ -201,6 +201,14 @@ class RouteBound:
         if len(chops) > 1:
             ivs = [m.NewFixedSizeIntervalVar(t[i], CHOP, f"iv{i}") for i in chops]
             m.AddCumulative(ivs, [1] * len(ivs), len(self.b.boards))
+        for board in self.b.boards:  # and each board one at a time
+            on = [
+                m.NewOptionalFixedSizeIntervalVar(t[i], CHOP, self.at[i][board], f"on{i}{board}")
+                for i in chops
+                if board in self.at[i]
+            ]
+            if len(on) > 1:
+                m.AddNoOverlap(on)
 
     def _routes(self, m, t, nv: int) -> bool:
         """Each visit is made by exactly one agent from one tile beside the station it chose;
