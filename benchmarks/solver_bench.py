@@ -112,6 +112,7 @@ def run_job(job: tuple) -> dict:
     seconds = round(time.monotonic() - start, 2)
     longer = solve(level, rules, time_limit * anytime).oct if anytime else None
     static, planner_oct, proof = sol.bound.value, (sol.oct if sol.done else None), None
+    own = sol.extra.get("exact")  # the planner's own exact search (one agent, one order)
     if exact:
         from game.planners.solver.proven import Solo, with_exact
 
@@ -139,6 +140,7 @@ def run_job(job: tuple) -> dict:
         "static": static,
         "planner": planner_oct,
         "exact": proof,
+        "own_exact": own.status if own is not None else None,
     }
 
 
@@ -165,6 +167,14 @@ def exact_line(rows: list[dict]) -> list[str]:
         f"  exact search: {'; '.join(parts)}; planner alone with the static bound: mean OCT / bound "
         f"{ratio(static, key='static')} (one-order {ratio(static, 1, key='static')})"
     ]
+
+
+def own_exact_line(rows: list[dict]) -> list[str]:
+    ran = [r for r in rows if r.get("own_exact")]
+    if not ran:
+        return []
+    proven = sum(1 for r in ran if r["own_exact"] == "optimal")
+    return [f"  the planner's exact search (one agent, one order): optimum proven on {proven}/{len(ran)}"]
 
 
 def anytime_line(rows: list[dict]) -> list[str]:
@@ -197,7 +207,7 @@ def summarise(rows: list[dict]) -> list[str]:
             for r in sel:
                 if not r["done"]:
                     lines.append(f"  NOT SERVED: {r['task']} ({r['note']})")
-            lines += anytime_line(sel) + exact_line(sel)
+            lines += anytime_line(sel) + own_exact_line(sel) + exact_line(sel)
     hum = [r for r in rows if r["part"] == "human"]
     if hum:
         ok = [r for r in hum if r["done"]]

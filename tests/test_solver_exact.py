@@ -378,12 +378,14 @@ def test_the_solver_benchmark_runs_the_exact_search(tmp_path):
     job = ("suite", "tutorial/3", level, None, "paracook", 0.5, None, 0, False)
     plain, proven = bench.run_job(job + (0,)), bench.run_job(job + (20_000,))
     assert plain["exact"] is None and plain["bound"] == plain["static"]
+    assert plain["own_exact"] == "optimal" and plain["oct"] == plain["bound"]  # one agent, one order
     assert proven["exact"] == "optimal"
     # the proof raises the bound to the optimum and never makes the plan slower
     assert proven["oct"] == proven["bound"] >= proven["static"] == plain["static"]
     assert proven["oct"] <= proven["planner"] == plain["oct"]
     lines = "\n".join(bench.summarise([proven]))
     assert "exact search: on 1 one-agent tasks: optimum proven on 1" in lines
+    assert "the planner's exact search (one agent, one order): optimum proven on 1/1" in lines
     assert "mean OCT / lower bound 1.000" in lines
     # a team's task where agent1 alone is faster than the team planner (agent2 is walled in)
     team = tmp_path / "shut_in.yaml"

@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**sol.result.to_dict(), **sol.summary(), "plan": sol.plan}))
     else:
         print(describe(sol, args))
+        outcome = outcome if outcome is not None else sol.extra.get("exact")
         if outcome is not None:
             from game.planners.solver.proven import describe_outcome
 

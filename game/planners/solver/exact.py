@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import heapq
 import time as clock
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,7 @@ from .exact_state import DIRTY, State, Stepper, is_cookware, is_ingredient, is_p
 from .model import INF, Geometry
 
 DEFAULT_MAX_STATES = 300_000
+YIELD_EVERY = 256  # expanded states between two progress reports
 PLAIN_KINDS = ("table", "chopping_board", "dispenser", "sink", "trash")  # effects independent of time
 PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
 MISSING = object()
@@ -101,6 +103,7 @@ class Search:
     time_limit: float | None
     below: float = INF  # only plans that serve every order before this are searched
     geo: Geometry = field(init=False)
+    outcome: Outcome = field(init=False)
 
     def __post_init__(self) -> None:
         self.geo = Geometry(self.level)
@@ -278,6 +281,17 @@ class Search:
 
     # -- A* -----------------------------------------------------------------------------------------
     def run(self) -> Outcome:
+        for _ in self.steps():
+            pass
+        return self.outcome
+
+    def steps(self) -> Iterator[int]:
+        """The search, yielding the states expanded so far every `YIELD_EVERY` (stop iterating
+        to cancel); `outcome` says how it ended."""
+        self.outcome = Outcome("budget", reason="stopped before the search began")
+        self.outcome = yield from self._search()
+
+    def _search(self) -> Generator[int, None, Outcome]:
         started = clock.monotonic()
         start = self.stepper.start()
         h0 = self.estimate.value(start, 0)
@@ -302,6 +316,11 @@ class Search:
             if state.served == orders:
                 return self.finish(node, parents, now, expanded, started)
             expanded += 1
+            if expanded % YIELD_EVERY == 0:
+                self.outcome = Outcome(
+                    "budget", states=expanded, reason=f"stopped after {expanded} states", lower=floor
+                )
+                yield expanded
             if expanded > self.max_states or (
                 self.time_limit is not None
                 and expanded % 256 == 0

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game.engine import Level, Result, get_rules, parse_plan, simulate
 
 from .bound import Bound, lower_bound
+from .exact import INF, Exact, Outcome, Unsupported, check_supported
+from .exact import Search as ExactSearch
 from .grounding import ground
 from .model import KitchenModel, Unsolvable
 from .search import Found, Search, level_seed
@@ -25,6 +28,11 @@ VERIFY = 8  # distinct best schedules run through the engine when no improvement
 # the budget, not the clock, ends a search, so that its plan does not depend on the machine's
 # load; the clock stops it only when a busy machine makes it overrun the limit this many times
 SAFETY = 3
+# on a one-agent, one-order level the exact search (`exact`) gets this share of the limit, at
+# this many expanded states per second (measured on a 2-core machine, with room to spare): there
+# it often proves the optimum, or finds a faster plan, within seconds
+EXACT_SHARE = 0.5
+EXACT_STATES_S = 1500
 
 
 @dataclass
@@ -80,6 +88,8 @@ class Progress:
     bound: int | None
     seconds: float
     done: bool = False
+    states: int = 0  # states the exact search has expanded, of `state_budget`
+    state_budget: int = 0
 
     @property
     def gap(self) -> float | None:
@@ -89,14 +99,26 @@ class Progress:
 
     @property
     def fraction(self) -> float:
-        return 1.0 if self.done else min(1.0, self.evaluations / max(1, self.budget))
+        work = self.evaluations + self.states
+        return 1.0 if self.done else min(1.0, work / max(1, self.budget + self.state_budget))
 
     def describe(self) -> str:
         best = "none yet" if self.best_oct is None else f"{self.best_oct:g}"
         gap = "" if self.gap is None else f", gap {self.gap:.1%}"
-        return (
-            f"best OCT {best}, bound {self.bound}{gap} ({self.evaluations} schedules, {self.seconds:.1f} s)"
-        )
+        states = f", {self.states} exact-search states" if self.states else ""
+        return f"best OCT {best}, bound {self.bound}{gap} ({self.evaluations} schedules{states}, {self.seconds:.1f} s)"
+
+
+def exact_budget(level: Level, time_limit: float) -> int:
+    """States for the exact search within the limit: on one-agent, one-order levels it
+    handles, else none."""
+    if len(level.orders) != 1:
+        return 0
+    try:
+        check_supported(level)
+    except Unsupported:
+        return 0
+    return max(1, int(EXACT_STATES_S * EXACT_SHARE * time_limit))
 
 
 def budget_for(model: KitchenModel, tasks: int, time_limit: float) -> int:
@@ -129,6 +151,7 @@ class Planner:
         seed_offset: int = 0,
         bound: Bound | None = None,
         routes: bool = False,
+        exact: bool = True,
     ):
         self.level = level
         self.rules = get_rules(rules or level.rules).name
@@ -142,6 +165,9 @@ class Planner:
         self.used = 0
         self.budget = 0
         self.note = ""
+        self.state_budget = exact_budget(level, time_limit) if exact else 0
+        self.states = 0
+        self.proof: Outcome | None = None  # how the exact search ended
 
     def progress(self, done: bool = False) -> Progress:
         return Progress(
@@ -151,6 +177,8 @@ class Planner:
             self.bound.value if self.bound.finite else None,
             time.monotonic() - self.start,
             done,
+            self.states,
+            self.state_budget,
         )
 
     def steps(self) -> Iterator[Progress]:
@@ -161,9 +189,10 @@ class Planner:
             yield self.progress(done=True)
             return
         tasks = build_tasks(model)
-        self.budget = budget_for(model, len(tasks), self.time_limit)
+        share = 1 - EXACT_SHARE if self.state_budget else 1
+        self.budget = budget_for(model, len(tasks), self.time_limit * share)
         if self.jobs > 1:
-            yield from self._parallel(len(tasks))
+            yield from self._parallel(self.time_limit * share)
         else:
             search = Search(
                 model,
@@ -174,7 +203,35 @@ class Planner:
                 deadline=self.start + SAFETY * self.time_limit + 1,
             )
             yield from self._search(model, search)
+        if self.state_budget:
+            yield from self._exact()
         yield self.progress(done=True)
+
+    def _exact(self) -> Iterator[Progress]:
+        """The exact search for a plan faster than the best so far; it raises the bound to what
+        it proves, even when stopped early."""
+        below = INF if self.best is None else self.best[0]
+        limit = SAFETY * EXACT_SHARE * self.time_limit + 1  # a busy machine's safety net only
+        search = ExactSearch(self.level, get_rules(self.rules), self.state_budget, limit, below)
+        try:
+            for states in search.steps():
+                self.states = states
+                yield self.progress()
+        finally:
+            self._proven(search.outcome, below)
+
+    def _proven(self, outcome: Outcome, below: float) -> None:
+        if outcome.status == "unsolvable" and self.best is not None:  # nothing beats the plan in hand
+            proof = Exact(below, self.best[2], self.rules, outcome.states, outcome.seconds)
+            outcome = replace(outcome, status="optimal", exact=proof, lower=below)
+        found = outcome.exact
+        if outcome.status == "optimal" and found is not None and found.oct < below:
+            self.best = (found.oct, (found.oct,), found.plan, None)
+            self.note = "the exact search's plan"
+        floor = math.ceil(outcome.lower - 1e-9) if outcome.lower else 0
+        if floor > self.bound.value and self.bound.finite:
+            self.bound = Bound(floor, {**self.bound.terms, "exact": floor})
+        self.proof = outcome
 
     def _search(self, model: KitchenModel, search: Search) -> Iterator[Progress]:
         checked = 0
@@ -199,13 +256,11 @@ class Planner:
         if result.done and (self.best is None or (result.time, f.cost) < self.best[:2]):
             self.best = (result.time, f.cost, plan, f.schedule.makespan)
 
-    def _parallel(self, n_tasks: int) -> Iterator[Progress]:
+    def _parallel(self, time_limit: float) -> Iterator[Progress]:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         data = self.level.to_dict()
-        args = [
-            (data, self.rules, self.time_limit, self.seed_offset + k, self.bound) for k in range(self.jobs)
-        ]
+        args = [(data, self.rules, time_limit, self.seed_offset + k, self.bound) for k in range(self.jobs)]
         outcomes: dict[int, tuple] = {}
         with ProcessPoolExecutor(max_workers=self.jobs) as pool:
             futures = {pool.submit(_one_search, *a): k for k, a in enumerate(args)}
@@ -236,7 +291,16 @@ class Planner:
         _, _, plan, predicted = self.best
         result = simulate(level, parse_plan(plan, level.agent_names), rules, record=self.record)
         return Solution(
-            level, rules, plan, result, self.bound, self.used, self._seconds(), predicted=predicted
+            level,
+            rules,
+            plan,
+            result,
+            self.bound,
+            self.used,
+            self._seconds(),
+            self.note,
+            predicted,
+            {"exact": self.proof} if self.proof else {},
         )
 
     def _seconds(self) -> float:
@@ -246,7 +310,7 @@ class Planner:
 def _one_search(level_data: dict, rules: str, time_limit: float, seed_offset: int, bound: Bound) -> tuple:
     """One search of a parallel run, in a worker process: (decodes, best, note)."""
     level = Level.from_dict(level_data)
-    run = Planner(level, rules, time_limit, seed_offset=seed_offset, bound=bound)
+    run = Planner(level, rules, time_limit, seed_offset=seed_offset, bound=bound, exact=False)
     for _ in run.steps():
         pass
     return run.used, run.best, run.note
@@ -260,12 +324,15 @@ def solve(
     jobs: int = 1,
     progress: Callable[[Progress], bool | None] | None = None,
     routes: bool = False,
+    exact: bool = True,
 ) -> Solution:
     """Plan the level. The returned plan has been run by the engine; `done` says whether it
     serves every order (False only when no plan was found: `note` says why). `progress` is
     called with each `Progress`; returning False stops the search (the best plan so far is
-    returned). `routes` adds the routing relaxation to the bound (about a second more)."""
-    run = Planner(level, rules, time_limit, record, jobs, routes=routes)
+    returned). `routes` adds the routing relaxation to the bound (about a second more). On a
+    one-agent, one-order level the exact search has half the limit (`exact=False`: the
+    schedule search alone has all of it)."""
+    run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact)
     for p in run.steps():
         if progress is not None and progress(p) is False:
             break

@@ -1,0 +1,107 @@
+"""On a one-agent, one-order level the planner gives the exact search half its limit: the plan is
+the optimum when the search proves one in time, the bound rises to what it proves, the progress
+counts its states, and stopping it keeps the schedule search's plan."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from kitchens import kitchen
+from test_solver_bound_routes import TINY
+
+from game.engine import simulate
+from game.levels import load_level
+from game.planners.solver import Planner, Progress, lower_bound, solve
+from game.planners.solver.planner import EXACT_SHARE, exact_budget
+
+ROOT = Path(__file__).resolve().parents[1]
+UNPROVEN = ROOT / "levels/suite/salad/seed_84/agent_num_1/orders_num_1.yaml"  # thousands of states
+
+
+def tiny():
+    rows, stations, order, *_ = TINY[0]  # the schedule search alone takes 10, the optimum is 8
+    return kitchen(rows, stations, (order,))
+
+
+def test_the_default_plan_of_a_lone_agent_with_one_order_is_the_proven_optimum():
+    for rules in ("paracook", "documented"):
+        alone = solve(tiny(), rules, time_limit=0.2, exact=False)
+        sol = solve(tiny(), rules, time_limit=0.2)
+        assert alone.oct == 10 and sol.oct == 8 == simulate(tiny(), sol.plan, rules).time
+        assert sol.bound.value == 8 and sol.bound.terms["exact"] == 8 and sol.gap == 0
+        assert sol.extra["exact"].status == "optimal" and sol.note == "the exact search's plan"
+
+
+def test_a_plan_the_exact_search_cannot_beat_is_kept_and_proven_optimal():
+    rows, stations, order, _, _, planned = TINY[1]  # the schedule search finds the optimum, 7
+    level = kitchen(rows, stations, (order,))
+    sol = solve(level, time_limit=0.2)
+    assert sol.oct == planned == sol.bound.value and sol.note == ""
+    assert sol.extra["exact"].status == "optimal" and sol.extra["exact"].exact.oct == planned
+
+
+def test_only_lone_one_order_levels_take_the_exact_search():
+    level = load_level(UNPROVEN)
+    assert exact_budget(level, 10) > 0 and exact_budget(level, 40) == 4 * exact_budget(level, 10)
+    two_orders = kitchen(TINY[0][0], TINY[0][1], ("salad_basic", "salad_basic"))
+    team = load_level(ROOT / "levels/suite/salad/seed_84/agent_num_2/orders_num_1.yaml")
+    for other in (two_orders, team):
+        assert exact_budget(other, 10) == 0
+        assert solve(other, time_limit=0.1).extra == {}
+
+
+def test_the_schedule_search_gets_the_rest_of_the_limit():
+    level = load_level(UNPROVEN)
+    full, shared = Planner(level, time_limit=1, exact=False), Planner(level, time_limit=1)
+    for run in (full, shared):
+        for _ in run.steps():
+            pass
+    assert shared.budget == pytest.approx(full.budget * (1 - EXACT_SHARE), abs=1)
+    assert shared.state_budget == exact_budget(level, 1) and full.state_budget == 0
+
+
+def test_an_unfinished_exact_search_raises_the_bound_to_its_floor_and_keeps_the_plan():
+    level = load_level(UNPROVEN)
+    sol = solve(level, time_limit=1)
+    outcome = sol.extra["exact"]
+    assert outcome.status == "budget" and outcome.states > 0
+    static = lower_bound(level).value
+    assert sol.bound.value == max(static, int(outcome.lower)) >= static
+    assert sol.bound.value <= sol.oct and sol.done
+
+
+def test_progress_counts_the_states_and_stopping_keeps_the_schedule_searchs_plan():
+    level = load_level(UNPROVEN)
+    reports: list[Progress] = []
+
+    def stop_in_the_exact_search(p: Progress) -> bool:
+        reports.append(p)
+        return p.states == 0
+
+    sol = solve(level, time_limit=1, progress=stop_in_the_exact_search)
+    assert reports[-1].states > 0 and not reports[-1].done
+    assert 0 < reports[-1].fraction < 1
+    assert sol.done and sol.oct == solve(level, time_limit=1, exact=False).oct
+    assert sol.extra["exact"].status == "budget" and sol.bound.value <= sol.oct
+    assert "exact-search states" in reports[-1].describe()
+
+
+def test_progress_fraction_weighs_schedules_and_states_together():
+    p = Progress(10, 40, 52, 33, 1.5, False, 30, 60)
+    assert p.fraction == 0.4 and Progress(40, 40, 52, 33, 1.5).fraction == 1.0
+
+
+def test_more_time_never_gives_a_worse_plan_or_a_lower_exact_floor():
+    level = load_level(UNPROVEN)
+    short, long = solve(level, time_limit=0.5), solve(level, time_limit=2)
+    assert long.oct <= short.oct
+    assert long.extra["exact"].lower >= short.extra["exact"].lower
+    again = solve(level, time_limit=0.5)
+    assert again.plan == short.plan and again.bound == short.bound  # deterministic
+
+
+def test_parallel_searches_are_followed_by_one_exact_search():
+    one, two = solve(tiny(), time_limit=0.2), solve(tiny(), time_limit=0.2, jobs=2)
+    assert two.oct == one.oct == 8 and two.bound == one.bound
+    assert two.extra["exact"].status == "optimal"
