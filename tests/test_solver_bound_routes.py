@@ -183,12 +183,11 @@ def test_bound_equals_the_optimum_where_exhaustive_search_finds_it():
 
 
 def test_cli_route_bound_is_at_least_the_plain_bound():
+    """One-order levels have the route bound unasked; `--route-bound` adds it on others."""
     import subprocess
     import sys
 
-    level = ROOT / "levels" / "tutorial" / "02_chopping.yaml"
-
-    def bound(*extra: str) -> dict:
+    def bound(level: Path, *extra: str) -> dict:
         out = subprocess.run(
             [sys.executable, str(ROOT / "main.py"), "solve", str(level), "--bound", "--json", *extra],
             capture_output=True,
@@ -198,10 +197,21 @@ def test_cli_route_bound_is_at_least_the_plain_bound():
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout)
 
-    plain, routed = bound(), bound("--route-bound")
+    one, two = ROOT / "levels/tutorial/02_chopping.yaml", ROOT / "levels/tutorial/05_dirty_plates.yaml"
+    assert "routes" in bound(one)["terms"]
+    plain, routed = bound(two), bound(two, "--route-bound")
     assert "routes" in routed["terms"] and "routes" not in plain["terms"]
     assert routed["lower_bound"] >= plain["lower_bound"]
-    assert routed["lower_bound"] <= solve(load_level(level), time_limit=0.2).oct
+    assert routed["lower_bound"] <= solve(load_level(two), time_limit=0.2).oct
+
+
+def test_the_planner_adds_the_route_bound_on_one_order_levels_only():
+    rows, stations, order, *_ = TINY[0]
+    one = solve(kitchen(rows, stations, (order,)), time_limit=0.1, exact=False)
+    two = load_level(ROOT / "levels/tutorial/05_dirty_plates.yaml")
+    assert "routes" in one.bound.terms and "routes" not in solve(two, time_limit=0.1).bound.terms
+    forced = solve(two, time_limit=0.1, routes=True)
+    assert "routes" in forced.bound.terms and forced.bound.value <= forced.oct
 
 
 def test_a_board_chops_one_thing_at_a_time_in_the_route_bound():

@@ -38,8 +38,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--route-bound",
         action="store_true",
-        help="tighten the bound with the agents' routes (a CP-SAT relaxation; about a second more "
-        "per level, on levels small enough for it)",
+        help="tighten the bound with the agents' routes on levels with several orders too (a CP-SAT "
+        "relaxation; about a second more per level, on levels small enough for it; one-order levels "
+        "always have it)",
     )
     p.add_argument(
         "--suite",
@@ -80,14 +81,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     if args.bound:
-        b = lower_bound(level, args.rules, args.route_bound)
+        b = lower_bound(level, args.rules, args.route_bound or None)
         if args.json:
             print(json.dumps({"lower_bound": b.value if b.finite else None, "terms": b.terms}))
         else:
             print(f"lower bound on OCT: {b.describe()}")
         return 0
     report = None if args.json or args.no_progress else progress_printer()
-    sol = solve(level, args.rules, args.time_limit, bool(args.replay), args.jobs, report, args.route_bound)
+    sol = solve(
+        level, args.rules, args.time_limit, bool(args.replay), args.jobs, report, args.route_bound or None
+    )
     outcome = None
     if getattr(args, "exact", False):
         from game.planners.solver.proven import with_exact
@@ -213,7 +216,7 @@ def run_suite(args: argparse.Namespace) -> int:
             args.time_limit,
             str(out),
             file_stem(t.id),
-            args.route_bound,
+            args.route_bound or None,
         )
         for t in todo
     ]

@@ -198,13 +198,21 @@ class Carry:
         return min((da.get(p, INF) for p in self.adjacent[b]), default=INF)
 
 
-def lower_bound(level: Level, rules: str | None = None, routes: bool = False) -> Bound:
+def routes_by_default(level: Level) -> bool:
+    """Whether the planner adds the routes relaxation unasked: on one-order levels, where it fits
+    and tightens the bound now and then (on the suite's two-order levels it never did)."""
+    return len(level.orders) == 1
+
+
+def lower_bound(level: Level, rules: str | None = None, routes: bool | None = False) -> Bound:
     """The largest of several relaxations (see the module docstring), the hands term among them
     (`hand_bound`, a linear program and its cuts, a fraction of a second); with `routes`, also the
     agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
-    enough for it. 0 with no orders."""
+    enough for it (None: as `routes_by_default` says). 0 with no orders."""
     if not level.orders:
         return Bound(0)
+    if routes is None:
+        routes = routes_by_default(level)
     bounder = _Bounder(level)
     bound = bounder.bound()
     if bound.finite:

@@ -150,7 +150,7 @@ class Planner:
         jobs: int = 1,
         seed_offset: int = 0,
         bound: Bound | None = None,
-        routes: bool = False,
+        routes: bool | None = None,
         exact: bool = True,
     ):
         self.level = level
@@ -323,13 +323,14 @@ def solve(
     record: bool = False,
     jobs: int = 1,
     progress: Callable[[Progress], bool | None] | None = None,
-    routes: bool = False,
+    routes: bool | None = None,
     exact: bool = True,
 ) -> Solution:
     """Plan the level. The returned plan has been run by the engine; `done` says whether it
     serves every order (False only when no plan was found: `note` says why). `progress` is
     called with each `Progress`; returning False stops the search (the best plan so far is
-    returned). `routes` adds the routing relaxation to the bound (about a second more). On a
+    returned). `routes` adds the routing relaxation to the bound (about a second more; by
+    default on one-order levels, `bound.routes_by_default`). On a
     one-agent, one-order level the exact search has half the limit (`exact=False`: the
     schedule search alone has all of it)."""
     run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact)
