@@ -105,3 +105,15 @@ def test_parallel_searches_are_followed_by_one_exact_search():
     one, two = solve(tiny(), time_limit=0.2), solve(tiny(), time_limit=0.2, jobs=2)
     assert two.oct == one.oct == 8 and two.bound == one.bound
     assert two.extra["exact"].status == "optimal"
+
+
+def test_an_exact_plan_that_does_not_replay_leaves_the_schedule_searchs_plan(monkeypatch):
+    from game.planners.solver import exact
+
+    def broken(self, *args):
+        raise AssertionError("exact search: the plan found runs to 9, not 8")
+
+    monkeypatch.setattr(exact.Search, "finish", broken)
+    sol = solve(tiny(), time_limit=0.2)
+    assert sol.done and sol.oct == 10 and "exact search failed" in sol.note
+    assert sol.bound.value <= 8

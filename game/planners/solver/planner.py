@@ -217,6 +217,9 @@ class Planner:
             for states in search.steps():
                 self.states = states
                 yield self.progress()
+        except AssertionError as e:  # its plan did not replay: keep the schedule search's, say so
+            search.outcome = Outcome("budget", states=self.states, reason=str(e))
+            self.note = f"the exact search failed ({e}); the schedule search's plan"
         finally:
             self._proven(search.outcome, below)
 
