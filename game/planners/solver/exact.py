@@ -47,7 +47,7 @@ from __future__ import annotations
 import heapq
 import time as clock
 from collections.abc import Generator, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game.engine import Level, get_rules, simulate
@@ -372,6 +372,15 @@ class Search:
         return Outcome("optimal", exact, expanded, seconds, lower=oct_)
 
 
+def proven_below(outcome: Outcome, oct_: float, plan: dict, rules: str) -> Outcome:
+    """A search that found nothing faster than a plan in hand (of this OCT) proves that plan
+    optimal: that proof; any other outcome as it is."""
+    if outcome.status != "unsolvable" or oct_ >= INF:
+        return outcome
+    proof = Exact(oct_, plan, rules, outcome.states, outcome.seconds)
+    return replace(outcome, status="optimal", exact=proof, lower=oct_)
+
+
 def check_supported(level: Level) -> None:
     if len(level.agents) != 1:
         raise Unsupported(f"the exact search is for one agent; this level has {len(level.agents)}")
@@ -405,4 +414,12 @@ def exact_optimum(
     return exact_search(level, rules, max_states, time_limit).exact
 
 
-__all__ = ["DEFAULT_MAX_STATES", "Exact", "Outcome", "Unsupported", "exact_optimum", "exact_search"]
+__all__ = [
+    "DEFAULT_MAX_STATES",
+    "Exact",
+    "Outcome",
+    "Unsupported",
+    "exact_optimum",
+    "exact_search",
+    "proven_below",
+]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import Level, Result, get_rules, parse_plan, simulate
 
 from .bound import Bound, lower_bound
-from .exact import INF, Exact, Outcome, Unsupported, check_supported
+from .exact import INF, Outcome, Unsupported, check_supported, proven_below
 from .exact import Search as ExactSearch
 from .grounding import ground
 from .model import KitchenModel, Unsolvable
@@ -224,9 +224,8 @@ class Planner:
             self._proven(search.outcome, below)
 
     def _proven(self, outcome: Outcome, below: float) -> None:
-        if outcome.status == "unsolvable" and self.best is not None:  # nothing beats the plan in hand
-            proof = Exact(below, self.best[2], self.rules, outcome.states, outcome.seconds)
-            outcome = replace(outcome, status="optimal", exact=proof, lower=below)
+        if self.best is not None:
+            outcome = proven_below(outcome, below, self.best[2], self.rules)
         found = outcome.exact
         if outcome.status == "optimal" and found is not None and found.oct < below:
             self.best = (found.oct, (found.oct,), found.plan, None)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from game.engine import Level, parse_plan, simulate
 
 from .bound import Bound, lower_bound
-from .exact import DEFAULT_MAX_STATES, INF, Exact, Outcome, Unsupported, exact_search
+from .exact import DEFAULT_MAX_STATES, INF, Outcome, Unsupported, exact_search, proven_below
 from .planner import Solution
 
 
@@ -36,11 +36,7 @@ def with_exact(sol: Solution, max_states: int = DEFAULT_MAX_STATES) -> tuple[Sol
         outcome = exact_search(sol.level, sol.rules, max_states, below=below)
     except Unsupported as e:
         return sol, str(e)
-    if outcome.status == "unsolvable" and below < INF:  # nothing beats the plan: it is optimal
-        proof = Exact(sol.oct, sol.plan, sol.rules, outcome.states, outcome.seconds)
-        return replace(sol, bound=_raised(sol.bound, sol.oct)), replace(
-            outcome, status="optimal", exact=proof
-        )
+    outcome = proven_below(outcome, below, sol.plan, sol.rules)
     if outcome.status == "unsolvable":
         return sol, outcome
     bound = _raised(sol.bound, math.ceil(outcome.lower - 1e-9) if outcome.lower else 0)
