@@ -109,3 +109,16 @@ def test_solve_exact_plans_each_agent_of_a_team_alone(tmp_path):
     out = solve_cli(str(path), "--exact", "--time-limit", "0.5")
     assert out.returncode == 0, out.stderr
     assert f"OCT {best.oct:g}" in out.stdout and f"agent1 alone: best {best.oct:g}" in out.stdout
+
+
+def test_a_plan_the_planner_proved_optimal_is_not_searched_again(monkeypatch):
+    from game.planners.solver import proven
+
+    rows, stations, order, *_ = TINY[0]
+    sol = solve(kitchen(rows, stations, (order,)), time_limit=0.2)  # its own exact search proves 8
+    monkeypatch.setattr(
+        proven, "exact_search", lambda *a, **k: (_ for _ in ()).throw(AssertionError("searched"))
+    )
+    same, outcome = with_exact(sol)
+    assert same is sol and outcome is sol.extra["exact"] and outcome.exact.oct == 8
+    assert "optimum 8, proven" in describe_outcome(outcome)

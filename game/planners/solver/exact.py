@@ -323,7 +323,7 @@ class Search:
                 yield expanded
             if expanded > self.max_states or (
                 self.time_limit is not None
-                and expanded % 256 == 0
+                and expanded % YIELD_EVERY == 0
                 and clock.monotonic() - started > self.time_limit
             ):
                 return Outcome(

@@ -31,6 +31,9 @@ def with_exact(sol: Solution, max_states: int = DEFAULT_MAX_STATES) -> tuple[Sol
     team, each agent's), or why the level is outside it)."""
     if len(sol.level.agents) > 1:
         return _alone(sol, max_states)
+    own = sol.extra.get("exact")
+    if own is not None and own.status == "optimal":  # the planner's own exact search proved it
+        return sol, own
     below = sol.oct if sol.done else INF
     try:
         outcome = exact_search(sol.level, sol.rules, max_states, below=below)
