@@ -10,6 +10,7 @@ from conftest import PARACOOK, ROOT, human_cases, need_paracook
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
+from test_solver_bound_plating import STATIONS as SUSHI_STATIONS
 
 from game.engine import parse_plan, simulate
 from game.levels import load_level
@@ -390,6 +391,51 @@ def test_filling_the_pan_at_the_board_is_a_choice_of_teams_under_paracook_only()
     assert all(fill_key(meat) not in g.method for g in search("documented").start_genomes())
     alone = search("paracook", ["#MC.....S#", "#1.......#", "#B.P....W#"])
     assert all(fill_key(meat) not in g.method for g in alone.start_genomes())
+
+
+POT_ROWS = ["#OW......R#", "#1........#", "#NFCP....T#"]  # the rice far from its pot
+
+
+def test_a_pot_taken_to_the_rice_cooks_on_the_way_back_under_paracook():
+    level = kitchen(POT_ROWS, SUSHI_STATIONS, ("sushi_fish",))
+    sol = solve(level, "paracook", time_limit=1, exact=False)
+    carried = solve(level, "documented", time_limit=1, exact=False)  # cooking pauses off the stove
+    assert sol.done and carried.done and sol.oct < carried.oct
+    assert [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"][:6] == [
+        "stove2",  # takes the empty pot
+        "table2",  # sets it down beside the rice
+        "dispenser3",
+        "table2",  # the rice goes into it: it cooks from now on
+        "table2",  # takes it up again
+        "stove2",
+    ]
+
+
+@pytest.mark.parametrize("rules", ["paracook", "documented"])
+def test_filling_the_pot_at_the_food_is_a_choice_under_paracook_only(rules):
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.search import Search
+    from game.planners.solver.tasks import CARRY, FILL, build_tasks, fill_key
+
+    level = kitchen(POT_ROWS, SUSHI_STATIONS, ("sushi_fish",))
+    model = KitchenModel(level, rules)
+    search = Search(model, build_tasks(model), budget=10, seed=1)
+    rice = next(n.id for n in model.needs if n.kind == "pot")
+    ways = [g.method.get(fill_key(rice)) for g in search.start_genomes()]
+    if rules == "documented":
+        assert set(ways) == {None}
+    else:
+        assert ways.count(CARRY) >= ways.count(FILL) > 0  # every other start
+        best = {
+            way: min(
+                search.decoder.decode(g).makespan
+                for g in search.start_genomes()
+                if g.method[fill_key(rice)] == way
+            )
+            for way in (CARRY, FILL)
+        }
+        assert best[FILL] < best[CARRY]
+    starts_run_exactly(level, rules)
 
 
 # -- scenario and tutorial levels: hand-overs, roles, freshness, burning ------------------------

@@ -65,6 +65,7 @@ class Decoder(PrepSteps, PlateSteps):
         pan_work = frozenset(("stove", "chopping_board"))  # who may bring a pan to a board
         self.pan_carriers = [a for a in range(len(model.agent_names)) if model.may_use(a, pan_work)]
         self._pass_tables: dict[tuple[int, str], list[str]] = {}
+        self._fill_spots: dict[str, list[str]] = {}
         chop_work = frozenset(("table", "chopping_board"))  # who may take raw food to a board
         self.chop_takers = [a for a in range(len(model.agent_names)) if model.may_use(a, chop_work)]
         self._hand_tables: dict[tuple[int, int], list[str]] = {}

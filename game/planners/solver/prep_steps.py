@@ -3,8 +3,11 @@ the plate, put it in a pot or pan, or hand it over on a table (mixed into the De
 
 from __future__ import annotations
 
+from .model import INF
 from .tasks import STAGE, Task
 from .timing import CHOP, OPEN, Batch, Walker
+
+FILL_SPOTS = 2  # surfaces near a dispenser tried for filling a pot there
 
 
 class PrepSteps:
@@ -397,6 +400,8 @@ class PrepSteps:
             return
         if need.kind == "pan" and self.fills(need.id):
             yield from self.fills_of(task, idx)
+        if need.kind == "pot" and self.fills(need.id):
+            yield from self.pot_fills(task, idx)
         for stove in self.stoves_for(need, dish):
             for disp in need.dispensers:
                 boards = self.model.boards if need.kind == "pan" else [None]
@@ -445,6 +450,64 @@ class PrepSteps:
             + [
                 ("cal", board, put, fill, ("fill", need_id)),
                 ("partner", other),
+                ("add", stove, task.dish, added, need_id),
+                ("placed", stove, back),
+            ],
+        )
+
+    def pot_fills(self, task: Task, idx: int):
+        """Take the empty pot from its stove to the food: set it down on a surface near the
+        dispenser, put the food in, and take it back. Under `paracook` it cooks from the moment
+        it is filled, on the way back too."""
+        need, dish = task.need, task.dish
+        for stove in self.stoves_for(need, dish):
+            if self.cook[stove].open is not None:
+                continue
+            for disp in need.dispensers:
+                for spot in self.fill_spots(disp):
+                    yield self.attempt(self.pot_fill_steps, task, idx, disp, spot, stove)
+
+    def fill_spots(self, disp: str) -> list[str]:
+        """The nearest surfaces to a dispenser that a pot can stand on while it is filled: a
+        table, or another dispenser's top (one with the pot on top cannot hand out food)."""
+        got = self._fill_spots.get(disp)
+        if got is None:
+            near = self.model.geo.station_distance
+            spots = [
+                *self.model.tables,
+                *(d for ds in self.model.dispensers.values() for d in ds if d != disp),
+            ]
+            ranked = sorted((near(disp, s), s) for s in spots if self.stand.get(s))
+            got = self._fill_spots[disp] = [s for d, s in ranked[:FILL_SPOTS] if d < INF]
+        return got
+
+    def pot_fill_steps(self, task: Task, idx: int, disp: str, spot: str, stove: str):
+        need_id, c = task.need.id, self.cook[stove]
+        after = c.free_from()
+        bump = None
+        while True:
+            w = self.fresh(idx)
+            w.at(stove, spot, max(after[0], self.release.get(need_id, 0)), (after,))  # the empty pot
+            put = w.at(spot, disp, bump[0] if bump else 0, (bump,) if bump else ())
+            ev = w.at(disp, spot)
+            fill = w.at(spot, spot)  # the food goes into the pot ...
+            lift = w.at(spot, stove)  # ... which is taken up again
+            end = self.blocker(spot, put, lift) or self.blocker(disp, ev, ev)
+            if end is None:
+                break
+            if end == OPEN:
+                return None
+            bump = end
+        back = w.at(stove, None)
+        added = fill[0] if self.model.cumulative else back[0]
+        ready = max(self.ready_after_add(stove, task.dish, added), back[0] + 1)
+        return (
+            (ready + self.serve_walk(stove), ready, w.t),
+            w,
+            [
+                ("cal", disp, ev, ev, ("take",)),
+                ("cal", spot, put, lift, ("fill", need_id)),
+                ("prepared", need_id, ev[0], None),
                 ("add", stove, task.dish, added, need_id),
                 ("placed", stove, back),
             ],

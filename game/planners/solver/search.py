@@ -197,6 +197,11 @@ class Search:
         # where cooking counts off the stove (`paracook`)
         if len(m.agent_names) > 1 and pans and m.cumulative:
             sets = [s | dict.fromkeys(pans, w) for w in (CARRY, FILL) for s in sets]
+        # pots taken to the food and filled there, by the agent that fetches it (`paracook`):
+        # every other start, so that the starts do not double again (moves flip it per pot)
+        pots = [fill_key(n.id) for n in m.needs if n.kind == "pot"]
+        if pots and m.cumulative:
+            sets = [s | dict.fromkeys(pots, (CARRY, FILL)[n % 2]) for n, s in enumerate(sets)]
         if len(m.agent_names) > 1 and m.tables:  # raw food handed over on a table to be
             # chopped: from the start only where no agent reaches both a dispenser and a board
             hands = {

@@ -18,7 +18,8 @@ SCOOP = "scoop"  # cooked food is scooped by the plate's carrier, or BRING: its 
 SERVE = "serve"  # the dish's assembler carries it to the window, or PASS: it hands the plate over a
 PASS = "pass"  # table to another agent who serves it, when that serves it sooner (teams only)
 CARRY = "carry"  # chopped food for a pan is carried to the pan on its stove, or FILL: another agent
-FILL = "fill"  # brings the empty pan to the board, fills it there and takes it back (teams only)
+FILL = "fill"  # brings the empty pan to the board, fills it there and takes it back (teams only);
+# for a pot, FILL: the fetcher takes the empty pot to the dispenser first (any number of agents)
 SELF = "self"  # an ingredient to chop (for a pan too) is chopped by the one who fetches it, or
 HAND = "hand"  # HAND: put on a table raw, for another agent to chop (and cook) (teams only)
 
