@@ -208,6 +208,43 @@ def test_each_pot_starts_its_clock_when_its_own_first_food_arrives():
     assert sol.done and lower_bound(level).value <= sol.oct
 
 
+SEAFOOD = ["############", "#FCSG.....X#", "#1.2.......#", "#PWAO......#", "############"]
+SEAFOOD_STATIONS = {
+    **STATIONS,
+    "X": {"name": "dispenser8", "provides": "prawn"},
+    "G": {"name": "stove4", "item": "pan"},
+}
+
+
+def test_each_ingredient_counts_in_the_pan_it_is_cooked_in():
+    # fish is chopped beside two pans, prawn is fetched across the kitchen: both pans could take
+    # fish by 5, but the prawn is in one of them no sooner than 17, so the seafood is cooked no
+    # sooner than 17 + 24 (in the other pan) or 5 + 2 * 24 (with the fish), not 5 + 24
+    level = kitchen(SEAFOOD, SEAFOOD_STATIONS, ("pasta_seafood",))
+    b = _Bounder(level)
+    assert b.firsts("pan") == [5, 5]
+    assert [b.first_with("pan", "stove1", item) for item in ("fish", "prawn")] == [5, 17]
+    assert b.cooked_by("pan", 2) == 5 + 24  # as if both pans had fish
+    assert b.cooked_by("pan", 2, ["fish", "prawn"]) == 17 + 24
+    bound = lower_bound(level)
+    assert bound.terms["cookware"] == 17 + 24 + 1  # one step to the window
+    sol = solve(level, "paracook", time_limit=1)
+    assert sol.done and bound.value <= sol.oct
+
+
+def test_a_pan_may_be_warmed_up_by_food_thrown_away():
+    # cooking counts from a pan's first ingredient ever: food no order needs, cooked and thrown
+    # away, can start that count long before the fish and prawn arrive (here at 100); they then
+    # cook a turn later each, but no later than 3 + 3 * 24 in the warmed pan
+    level = kitchen(SEAFOOD, SEAFOOD_STATIONS, ("pasta_seafood",))
+    b = _Bounder(level)
+    for pan in ("stove1", "stove4"):
+        b._first_with[(pan, "fish")] = b._first_with[(pan, "prawn")] = 100
+    b._first_with[("stove1", "meat")] = 3
+    assert b.shared_out("pan", ["fish", "prawn"]) == 3 + 3 * 24
+    assert b.firsts("pan") == [3 + 24, 100]  # as if the orders' first went in a turn later
+
+
 def test_each_board_chops_its_first_only_once_an_ingredient_reaches_it():
     # two agents beside the lettuce and the tomato, one board next to them and one across the
     # kitchen: the second chop waits for the near board (1 + 4 + 4) or for the walk to the far

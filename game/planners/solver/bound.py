@@ -11,6 +11,8 @@ Relaxations used (each holds for every plan):
   in (both rule sets: `paracook` counts from the first ever, `documented` cooks batches one after
   another), and no ingredient is cooked before it is in cookware on a stove. The first goes in
   only once the food and that piece have met at a station, each brought from where it starts.
+  Each ingredient cooks in one piece: sharing the orders' ingredients out over the pieces, a
+  piece's first is one of its own, or food cooked and thrown away before them (a turn more).
 - Every part of a dish meets a plate at some station, and the plate then reaches a window.
 - Dishes are served in order; a dish past the plates on the map needs a plate that came back
   dirty 10 after an earlier serve and was washed (6).
@@ -29,6 +31,7 @@ Relaxations used (each holds for every plan):
 from __future__ import annotations
 
 import heapq
+import itertools
 import json
 import threading
 from collections import deque
@@ -36,11 +39,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from game.engine import Level
-from game.engine.level import COOKWARE_TIME, default_cookware
+from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS, default_cookware
 
 INF = 10**9
 CHOP, WASH, RETURN_DELAY = 4, 6, 10
 NOT_HOLDING = ("serving_window", "plate_return", "trash")
+MAX_SHARINGS = 50_000  # ways to share ingredients out over pots or pans that are tried in full
 
 
 @dataclass
@@ -273,6 +277,7 @@ class _Bounder:
         # what is put on it
         self.meeting_places = [s.name for s in stations if s.kind and s.kind not in NOT_HOLDING + ("sink",)]
         self._firsts: dict[str, list[int]] = {}  # per kind of cookware, see `firsts`
+        self._first_with: dict[tuple[str, str], int] = {}  # see `first_with`
         self.dishes = []
         for order in level.orders:
             recipe = level.recipe_book.get(order)
@@ -323,22 +328,40 @@ class _Bounder:
         return min(self.firsts(kind), default=INF)
 
     def firsts(self, kind: str) -> list[int]:
-        """For each pot or pan of this kind, earliest, ascending, its first ingredient can go in:
-        the food and the cookware must meet at some station (one held next to it, the other
-        on it), each coming from where it starts (cookware may be carried to the food)."""
+        """For each pot or pan of this kind, earliest, ascending, its cooking can start counting
+        for the orders: an ingredient they need goes in (`first_with`), or other food cooked and
+        thrown away before it (`warm_start`)."""
         if kind in self._firsts:
             return self._firsts[kind]
-        foods = {item for items in self.dishes for item, k in items if k == kind}
-        out = []
-        for c in self.wares[kind]:
-            best = INF
-            for m in self.meeting_places:
-                ware = 0 if c == m else self.fetch(c, m)
-                for item in foods:
-                    best = min(best, max(ware, self.food_at(item, kind, m)))
-            out.append(best)
+        foods = sorted({item for items in self.dishes for item, k in items if k == kind})
+        out = [
+            min([self.first_with(kind, c, item) for item in foods] + [self.warm_start(kind, c)])
+            for c in self.wares[kind]
+        ]
         self._firsts[kind] = sorted(out)
         return self._firsts[kind]
+
+    def warm_start(self, kind: str, ware: str) -> int:
+        """Under `paracook` a pot or pan counts from its first ingredient ever, so food no order
+        needs, cooked and thrown away first, starts the count sooner, but takes a turn of it:
+        as if the orders' first went in one cooking time after that food."""
+        accepted = POT_INGREDIENTS if kind == "pot" else PAN_INGREDIENTS
+        return (
+            min((self.first_with(kind, ware, i) for i in sorted(accepted)), default=INF) + COOKWARE_TIME[kind]
+        )
+
+    def first_with(self, kind: str, ware: str, item: str) -> int:
+        """Earliest this ingredient can go into this pot or pan: the food and the cookware must
+        meet at some station (one held next to it, the other on it), each coming from where it
+        starts (cookware may be carried to the food)."""
+        key = (ware, item)
+        got = self._first_with.get(key)
+        if got is None:
+            got = INF
+            for m in self.meeting_places:
+                got = min(got, max(0 if ware == m else self.fetch(ware, m), self.food_at(item, kind, m)))
+            self._first_with[key] = got
+        return got
 
     def food_at(self, item: str, kind: str, m: str) -> int:
         """Earliest the ingredient, ready to cook, can be held next to station m."""
@@ -415,13 +438,15 @@ class _Bounder:
             count = self.prefix_items(d, kind)
             if count and self.cookware[kind]:
                 out = min((self.to_window(s) for s in self.stoves), default=INF)
-                best = max(best, self.cooked_by(kind, count) + out)
+                named = [i for items in self.dishes[: d + 1] for i, k in items if k == kind]
+                best = max(best, self.cooked_by(kind, count, named) + out)
         return best
 
-    def cooked_by(self, kind: str, count: int) -> int:
+    def cooked_by(self, kind: str, count: int, items: list[str] | None = None) -> int:
         """Earliest `count` ingredients can all be cooked: each pot or pan cooks its n-th no
         sooner than n * dur after its first went in. Giving each next ingredient to the piece
-        that would finish it soonest is optimal for this."""
+        that would finish it soonest is optimal for this. With the ingredients named (`items`),
+        also no sooner than the best sharing of them out over the pieces allows (`shared_out`)."""
         dur = COOKWARE_TIME[kind]
         ends = list(self.firsts(kind))
         if not ends:
@@ -431,7 +456,27 @@ class _Bounder:
             k = min(range(len(ends)), key=lambda i: ends[i] + dur)
             ends[k] += dur
             done = max(done, ends[k])
+        if items and len(self.wares[kind]) ** len(items) <= MAX_SHARINGS:
+            done = max(done, self.shared_out(kind, items))
         return done
+
+    def shared_out(self, kind: str, items: list[str]) -> int:
+        """The least time the named ingredients can all be cooked, over every way of sharing them
+        out over the pots or pans of this kind: a piece given n of them finishes its last no
+        sooner than n * dur after its first ingredient went in, which is one of them (or
+        other food, `warm_start`)."""
+        dur = COOKWARE_TIME[kind]
+        wares = self.wares[kind]
+        own = [[self.first_with(kind, c, item) for item in items] for c in wares]
+        warm = [self.warm_start(kind, c) for c in wares]
+        best = INF
+        for sharing in itertools.product(range(len(wares)), repeat=len(items)):
+            worst = 0
+            for c in set(sharing):
+                mine = [own[c][j] for j, k in enumerate(sharing) if k == c]
+                worst = max(worst, min(min(mine), warm[c]) + len(mine) * dur)
+            best = min(best, worst)
+        return best
 
     def board_bound(self, d: int) -> int:
         items = [i for items in self.dishes[: d + 1] for i, k in items if k in ("chop", "pan")]
