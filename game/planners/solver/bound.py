@@ -429,17 +429,13 @@ class _Bounder:
         terms["order"] = serve[-1]
         return Bound(min(serve[-1], INF), {k: min(v, INF) for k, v in terms.items()})
 
-    def prefix_items(self, d: int, kind: str) -> int:
-        return sum(1 for items in self.dishes[: d + 1] for _, k in items if k == kind)
-
     def cookware_bound(self, d: int) -> int:
         best = 0
         for kind in COOKWARE_TIME:
-            count = self.prefix_items(d, kind)
-            if count and self.cookware[kind]:
+            named = [i for items in self.dishes[: d + 1] for i, k in items if k == kind]
+            if named and self.cookware[kind]:
                 out = min((self.to_window(s) for s in self.stoves), default=INF)
-                named = [i for items in self.dishes[: d + 1] for i, k in items if k == kind]
-                best = max(best, self.cooked_by(kind, count, named) + out)
+                best = max(best, self.cooked_by(kind, len(named), named) + out)
         return best
 
     def cooked_by(self, kind: str, count: int, items: list[str] | None = None) -> int:
