@@ -5,6 +5,7 @@ impossible order gives "unknown" or "unsolvable" rather than a wrong number or a
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -395,3 +396,62 @@ def test_the_solver_benchmark_runs_the_exact_search(tmp_path):
     assert alone["bound"] == alone["static"]  # one agent's optimum bounds nothing for the team
     lines = "\n".join(bench.summarise([proven, alone]))
     assert "one agent alone faster than the team on 1/1 team tasks" in lines
+
+
+# -- sides of a station passed on the way to another ----------------------------------------------
+ISLAND = (
+    ["#.....#", "#1.B..#", "#L...W#", "#..P..#"],
+    {
+        "L": {"name": "dispenser1", "provides": "lettuce"},
+        "B": {"name": "chopping_board1"},
+        "P": {"name": "table1", "item": "plate"},
+        "W": {"name": "serving_window"},
+    },
+)
+
+
+def island_search():
+    from game.engine import get_rules
+    from game.planners.solver.exact import Search
+
+    level = kitchen(*ISLAND, ("salad_basic",))
+    return level, Search(level, get_rules("paracook"), 10_000, None)
+
+
+def test_a_side_passed_on_the_way_to_another_is_not_searched_on_arrival():
+    level, search = island_search()
+    geo = search.geo
+    board = level.station_by_name["chopping_board1"]
+    sides = dict((n, t) for n, _, t in search.targets)["chopping_board1"]
+    here = geo.dist[geo.index[(1, 1)]]
+    near = geo.index[(2, 1)]  # beside the board, one step from the start
+    far = [t for t in sides if t != near and here[near] + geo.dist[near][t] <= here[t]]
+    assert far, "the kitchen should have a side reached by way of another"
+    for t in far:
+        assert search.passed(here, t, sides, 0, [])
+    assert not search.passed(here, near, sides, 0, [])
+    # something that changes by itself between the two arrivals keeps the far side
+    arrive_near, arrive_far = here[near], here[far[0]]
+    assert not search.passed(
+        here, far[0], sides, 0, [arrive_near + 1 if arrive_near < arrive_far else arrive_far]
+    )
+    # with raw lettuce on the board, its Process on arrival is tried from the near side only
+    start = search.stepper.start()
+    surfaces = list(start.surfaces)
+    surfaces[search.stepper.slot[board.name]] = ("lettuce", "raw")
+    state = replace(start, surfaces=tuple(surfaces))
+    tiles = set()
+    for actions, _ in search.successors(state, 0):
+        if actions[-1].name == "Process" and actions[-1].target == board.name:
+            moves = [a for a in actions if a.name == "MoveTo"]
+            tiles.add(geo.index[tuple(moves[-1].target)] if moves else state.tile)
+    assert tiles == {near}
+
+
+def test_pruning_passed_sides_keeps_the_optimum_of_the_unit_step_search():
+    level = kitchen(*ISLAND, ("salad_basic",))
+    for rules in RULES:
+        exact = exact_optimum(level, rules)
+        assert exact is not None
+        runs_to(level, exact, rules)
+        assert unit_step_optimum(level, rules, horizon=int(exact.oct)) == exact.oct

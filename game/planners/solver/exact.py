@@ -34,7 +34,11 @@ Why no optimal plan is missed (plans whose Waits are whole numbers, like every o
    cooking pauses), which is tried at every instant until the food is done.
    "Earlier is never worse" would fail only for a plan that needs food to stay uncooked in a
    pan or pot on a stove past the time it could have finished, to plate it uncooked.
-4. Making an ingredient no remaining order needs is never useful and is not searched: such an
+4. Of two sides of a station, acting on arrival from one that lies beyond the other (a shortest
+   path to it runs by the other side) is never better when nothing changes by itself between the
+   two arrivals: acting from the nearer side has the same effect sooner, and the agent can walk
+   on and still be at the far side when it would have arrived there. So it is not searched.
+5. Making an ingredient no remaining order needs is never useful and is not searched: such an
    item can only sit somewhere, be moved, or be thrown away. The one exception is a paracook
    quirk: an extra batch cooked and thrown away "pre-heats" a pan or pot (its counters keep
    running), which a plan could use to cook a needed batch sooner when it reaches the cookware
@@ -205,19 +209,39 @@ class Search:
 
     def successors(self, state: State, now: float):
         changes = self.changes(state, now)
+        here = self.geo.dist[state.tile]
         for name, kind, tiles in self.targets:
             acts = self.acts(state, name, kind)
             if not acts:
                 continue
             for tile in tiles:
-                arrive = now + self.geo.dist[state.tile][tile]
+                arrive = now + here[tile]
+                passed = self.passed(here, tile, tiles, now, changes)
                 for act in acts:
                     for when in self.moments(state, name, kind, act, arrive, now):
+                        if passed and when == arrive:
+                            continue
                         actions = self.macro(state, now, tile, when, act, name, changes)
                         yield (
                             actions,
                             self.transition(state, now, actions, (name, kind, act, tile, when), changes),
                         )
+
+    def passed(
+        self, here: list[int], tile: int, tiles: tuple[int, ...], now: float, changes: list[float]
+    ) -> bool:
+        """Whether acting on arrival from this tile is never better than acting from another
+        side of the station on the way to it: that side lies on a shortest path here, and
+        nothing changes by itself between the two arrivals, so the action has the same effect
+        there, sooner, and the agent can still be here by the time it would have arrived."""
+        dist = self.geo.dist
+        arrive = now + here[tile]
+        for u in tiles:
+            if u == tile or here[u] + dist[u][tile] > here[tile]:
+                continue
+            if not any(now + here[u] < c <= arrive for c in changes):
+                return True
+        return False
 
     def transition(self, state: State, now: float, actions: tuple[Action, ...], what: tuple, changes: list):
         """The engine's step, remembered: an Interact or Process at a table, board, dispenser,
