@@ -411,6 +411,32 @@ def test_a_pot_taken_to_the_rice_cooks_on_the_way_back_under_paracook():
     ]
 
 
+# the pan far from the window; beside the window a stove with a pot that no order needs
+FAR_PAN_ROWS = ["#############", "#.WO.....CMS#", "#.1.......2.#", "#PB.T.......#", "#############"]
+
+
+def test_a_pan_filled_at_the_board_is_moved_to_the_stove_beside_the_window(monkeypatch):
+    from game.planners.solver.ware_moves import WareMoves
+
+    level = kitchen(FAR_PAN_ROWS, SUSHI_STATIONS, ("burger_basic",))
+    sol = solve(level, "paracook", time_limit=1, exact=False)
+    assert sol.done
+    acts = [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"]
+    moved = acts.index("stove2")  # lifts the pot no order needs off the stove by the window ...
+    assert acts[moved : moved + 5] == [
+        "stove2",
+        "table2",  # ... sets it aside on the nearest table
+        "stove1",  # takes the empty pan
+        "chopping_board1",  # the chopped meat goes into it: it cooks from now on
+        "stove2",  # puts it down beside the window
+    ]
+    with monkeypatch.context() as m:
+        m.setattr(WareMoves, "destinations", lambda self, stove: [None])
+        kept = solve(level, "paracook", time_limit=1, exact=False)
+    assert kept.done and sol.oct < kept.oct
+    starts_run_exactly(level, "paracook")
+
+
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
 def test_filling_the_pot_at_the_food_is_a_choice_under_paracook_only(rules):
     from game.planners.solver.model import KitchenModel

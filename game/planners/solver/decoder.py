@@ -35,11 +35,12 @@ from .tasks import (
     wash_key,
 )
 from .timing import EV0, OPEN, AgentClock, Batch, Cookware, Infeasible, Op, Schedule, Walker
+from .ware_moves import WareMoves
 
 MAX_REPAIRS = 8  # decodes of one genome that delay ingredients prepared too early
 
 
-class Decoder(PrepSteps, PlateSteps):
+class Decoder(PrepSteps, PlateSteps, WareMoves):
     def __init__(self, model: KitchenModel, tasks: list[Task]):
         self.model = model
         self.tasks = tasks
@@ -66,6 +67,8 @@ class Decoder(PrepSteps, PlateSteps):
         self.pan_carriers = [a for a in range(len(model.agent_names)) if model.may_use(a, pan_work)]
         self._pass_tables: dict[tuple[int, str], list[str]] = {}
         self._fill_spots: dict[str, list[str]] = {}
+        self._aside: dict[str, list[str]] = {}
+        self.cooked_kinds = {n.kind for n in model.needs if n.kind in model.cookware}
         chop_work = frozenset(("table", "chopping_board"))  # who may take raw food to a board
         self.chop_takers = [a for a in range(len(model.agent_names)) if model.may_use(a, chop_work)]
         self._hand_tables: dict[tuple[int, int], list[str]] = {}
@@ -118,6 +121,10 @@ class Decoder(PrepSteps, PlateSteps):
         for d in range(min(m.dishes, self.plates)):
             self.park[d] = (m.plates[genome.plates[d]], EV0)
             self.park_tag[d] = ("plate", genome.plates[d])
+
+    def on(self, stove: str) -> str:
+        """The stove the cookware that starts on `stove` stands on now."""
+        return self.cook[stove].at or stove
 
     def method(self, need_id: int) -> str:
         return self.genome.method.get(need_id, DELIVER)
@@ -460,7 +467,7 @@ class Decoder(PrepSteps, PlateSteps):
 
     def may_open_batch(self, stove: str, dish: int) -> bool:
         kind = self.cook[stove].kind
-        free = sum(1 for c in self.cook.values() if c.kind == kind and c.open is None) - 1
+        free = sum(1 for c in self.cook.values() if c.kind == kind and c.open is None and not c.retired) - 1
         need = 0
         for d in range(dish):
             has_open = any(

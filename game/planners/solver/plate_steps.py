@@ -60,11 +60,12 @@ class PlateSteps:
         for stove in stoves:
             c = self.cook[stove]
             ready = c.ready(c.open)
-            got = w.at(stove, spot, ready)
+            on = self.on(stove)
+            got = w.at(on, spot, ready)
             if burn is not None and got[0] > ready + burn:
                 return None
-            pour = w.at(spot, stove, 0, (park_ev,))
-            back = w.at(stove, None)
+            pour = w.at(spot, on, 0, (park_ev,))
+            back = w.at(on, None)
             effects += [
                 ("deliver", dish, pour),
                 ("cooked", list(c.open.needs), ready),
@@ -186,7 +187,7 @@ class PlateSteps:
                 stops.append((station, "stage", ev, t.need.id))
         for stove, c in self.cook.items():
             if c.open is not None and c.open.dish == dish:
-                stops.append((stove, "scoop", c.ready(c.open), stove))
+                stops.append((self.on(stove), "scoop", c.ready(c.open), stove))
         deliveries = tuple(self.delivered.get(dish, ()))
         prev_serve = self.serves[dish - 1] if dish > 0 else None
         orders = list(permutations(stops)) if len(stops) <= MAX_PERMUTED_STOPS else [tuple(stops)]
@@ -226,13 +227,13 @@ class PlateSteps:
                 effects.append(("close", station, ("stage", ref), ev))
             else:
                 ev = w.at(station, nxt, dep)
-                batch = self.cook[station].open
+                batch = self.cook[ref].open
                 for need_id in batch.needs:
                     fresh[need_id] = dep  # cooked on the first tick at or after `dep`
                 if burn is not None and ev[0] > dep + burn:
                     for need_id in batch.needs:
                         self.delay(late, need_id, ev[0] - dep - burn)
-                effects.append(("scoop", station, ev))
+                effects.append(("scoop", ref, ev))
         w, ev, handed = self.serve_leg(dish, w, window, prev_serve)
         effects += handed
         within = self.model.serve_within

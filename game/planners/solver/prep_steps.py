@@ -132,24 +132,24 @@ class PrepSteps:
 
     def hand_cook(self, task: Task, idx: int, j: int, disp: str, table: str, board: str, stove: str):
         need_id = task.need.id
-        got = self.handed_chop(idx, j, disp, table, board, stove, False, need_id)
+        got = self.handed_chop(idx, j, disp, table, board, self.on(stove), False, need_id)
         if got is None:
             return None
         w, other, _, _, effects = got
         after = self.cook[stove].free_from()
-        if self.reaches(j, stove):
-            add = other.at(stove, None, after[0], (after,))
+        if self.reaches(j, self.on(stove)):
+            add = other.at(self.on(stove), None, after[0], (after,))
             return w, add, effects + [("partner", other)], max(w.t, other.t)
         # the chopper cannot reach the stove: the chopped food goes over a table once more
         best = None
         for k in self.cookers(j):
             for back in self.hand_tables(j, k):
                 taker = w if k == idx else self.fresh(k)
-                got = self.attempt(self.over_table, other, taker, back, stove)
+                got = self.attempt(self.over_table, other, taker, back, self.on(stove))
                 if got is None:
                     continue
                 chopper, cook, put, take = got
-                add = self.attempt(cook.at, stove, None, after[0], (after,))
+                add = self.attempt(cook.at, self.on(stove), None, after[0], (after,))
                 if add is not None and (best is None or add < best[1]):
                     best = (chopper, add, cook, [("cal", back, put, take, ("hand", need_id))])
         if best is None:
@@ -359,24 +359,26 @@ class PrepSteps:
         out = []
         for stove in self.model.cookware[need.kind]:
             c = self.cook[stove]
-            if c.open is not None and c.open.dish != dish:
+            if c.retired or (c.open is not None and c.open.dish != dish):
                 continue
             if c.open is None and not self.may_open_batch(stove, dish):
                 continue
             out.append(stove)
         return out
 
-    def serve_walk(self, stove: str) -> int:
-        """The least walk from beside the stove to beside a window, the cooked food's last leg,
-        when the genome chooses cookware by it (0 otherwise)."""
-        if not self.genome.to_window:
-            return 0
-        got = self._serve_walk.get(stove)
+    def serve_walk(self, stove: str, to: str | None = None) -> int:
+        """The least walk from beside the cookware's stove (or `to`, where it is moved) to beside
+        a window, the cooked food's last leg, when the genome chooses cookware by it (0
+        otherwise)."""
+        return self.window_walk(to or self.on(stove)) if self.genome.to_window else 0
+
+    def window_walk(self, station: str) -> int:
+        got = self._serve_walk.get(station)
         if got is None:
             got = min(
-                (self.to_station[w][u] for w in self.model.windows for u in self.stand[stove]), default=0
+                (self.to_station[w][u] for w in self.model.windows for u in self.stand[station]), default=0
             )
-            self._serve_walk[stove] = got
+            self._serve_walk[station] = got
         return got
 
     def ready_after_add(self, stove: str, dish: int, t: int) -> int:
@@ -419,53 +421,70 @@ class PrepSteps:
 
     def fills_of(self, task: Task, idx: int):
         """Chop the ingredient and leave it on the board while another agent brings an empty pan
-        from its stove, fills it there and takes it back: under `paracook` the pan cooks from
-        the moment it is filled, on the way back too."""
+        from its stove, fills it there and takes it back, or on to a stove nearer a window (see
+        `ware_moves`): under `paracook` the pan cooks from the moment it is filled, on the way
+        too."""
         need, dish = task.need, task.dish
+        chops: dict[tuple[str, str], tuple | None] = {}  # the chop is the same for every pan
         for stove in self.stoves_for(need, dish):
             if self.cook[stove].open is not None:
                 continue
-            for disp in need.dispensers:
-                for board in self.model.boards:
-                    for j in self.fillers(idx):
-                        yield self.attempt(self.fill_steps, task, idx, j, disp, board, stove)
+            for to in self.destinations(stove):
+                for disp in need.dispensers:
+                    for board in self.model.boards:
+                        if (disp, board) not in chops:
+                            chops[disp, board] = self.attempt(
+                                self.chop_steps, idx, disp, board, None, True, need.id
+                            )
+                        chopped = chops[disp, board]
+                        if chopped is None:
+                            continue
+                        for j in self.fillers(idx):
+                            yield self.attempt(self.fill_steps, task, chopped, j, board, stove, to)
 
-    def fill_steps(self, task: Task, idx: int, j: int, disp: str, board: str, stove: str):
+    def fill_steps(self, task: Task, chopped_got: tuple, j: int, board: str, stove: str, to: str | None):
         need_id, c = task.need.id, self.cook[stove]
-        got = self.chop_steps(idx, disp, board, None, True, need_id)
-        if got is None:
-            return None
-        w, put, chopped, _, effects = got
+        w, put, chopped, _, effects = chopped_got
         other = self.fresh(j)
+        on = self.on(stove)
+        moved: list[tuple] = []
+        if to is not None:
+            aside = self.set_aside(other, to, on)
+            if aside is None:
+                return None
+            moved = aside + [("moved", stove, to)]
+        dest = to or on
         after = c.free_from()
-        other.at(stove, board, after[0], (after,))  # takes the empty pan
-        fill = other.at(board, stove, 0, (chopped,))
-        back = other.at(stove, None)
+        other.at(on, board, after[0], (after,))  # takes the empty pan
+        fill = other.at(board, dest, 0, (chopped,))
+        back = other.at(dest, None)
         added = fill[0] if self.model.cumulative else back[0]
         ready = max(self.ready_after_add(stove, task.dish, added), back[0] + 1)
         return (
-            (ready + self.serve_walk(stove), ready, w.t),
+            (ready + self.serve_walk(stove, dest), ready, w.t),
             w,
             effects
             + [
                 ("cal", board, put, fill, ("fill", need_id)),
                 ("partner", other),
                 ("add", stove, task.dish, added, need_id),
+                *moved,
                 ("placed", stove, back),
             ],
         )
 
     def pot_fills(self, task: Task, idx: int):
         """Take the empty pot from its stove to the food: set it down on a surface near the
-        dispenser, put the food in, and take it back. Under `paracook` it cooks from the moment
-        it is filled, on the way back too."""
+        dispenser, put the food in, and take it back, or on to a stove nearer a window (see
+        `ware_moves`). Under `paracook` it cooks from the moment it is filled, on the way too."""
         need, dish = task.need, task.dish
         for stove in self.stoves_for(need, dish):
             if self.cook[stove].open is not None:
                 continue
-            for disp in need.dispensers:
-                for spot in self.fill_spots(disp):
-                    yield self.attempt(self.pot_fill_steps, task, idx, disp, spot, stove)
+            for to in self.destinations(stove):
+                for disp in need.dispensers:
+                    for spot in self.fill_spots(disp):
+                        yield self.attempt(self.pot_fill_steps, task, idx, disp, spot, stove, to)
 
     def fill_spots(self, disp: str) -> list[str]:
         """The nearest surfaces to a dispenser that a pot can stand on while it is filled: a
@@ -481,45 +500,53 @@ class PrepSteps:
             got = self._fill_spots[disp] = [s for d, s in ranked[:FILL_SPOTS] if d < INF]
         return got
 
-    def pot_fill_steps(self, task: Task, idx: int, disp: str, spot: str, stove: str):
+    def pot_fill_steps(self, task: Task, idx: int, disp: str, spot: str, stove: str, to: str | None):
         need_id, c = task.need.id, self.cook[stove]
         after = c.free_from()
+        on = self.on(stove)
         bump = None
         while True:
             w = self.fresh(idx)
-            w.at(stove, spot, max(after[0], self.release.get(need_id, 0)), (after,))  # the empty pot
+            moved: list[tuple] = []
+            if to is not None:
+                aside = self.set_aside(w, to, on)
+                if aside is None:
+                    return None
+                moved = aside + [("moved", stove, to)]
+            w.at(on, spot, max(after[0], self.release.get(need_id, 0)), (after,))  # the empty pot
             put = w.at(spot, disp, bump[0] if bump else 0, (bump,) if bump else ())
             ev = w.at(disp, spot)
             fill = w.at(spot, spot)  # the food goes into the pot ...
-            lift = w.at(spot, stove)  # ... which is taken up again
+            lift = w.at(spot, to or on)  # ... which is taken up again
             end = self.blocker(spot, put, lift) or self.blocker(disp, ev, ev)
             if end is None:
                 break
             if end == OPEN:
                 return None
             bump = end
-        back = w.at(stove, None)
+        back = w.at(to or on, None)
         added = fill[0] if self.model.cumulative else back[0]
         ready = max(self.ready_after_add(stove, task.dish, added), back[0] + 1)
         return (
-            (ready + self.serve_walk(stove), ready, w.t),
+            (ready + self.serve_walk(stove, to), ready, w.t),
             w,
             [
                 ("cal", disp, ev, ev, ("take",)),
                 ("cal", spot, put, lift, ("fill", need_id)),
                 ("prepared", need_id, ev[0], None),
                 ("add", stove, task.dish, added, need_id),
+                *moved,
                 ("placed", stove, back),
             ],
         )
 
     def cook_steps(self, task: Task, idx: int, disp: str, board: str | None, stove: str):
         after = self.cook[stove].free_from()
-        got = self.prepare(idx, disp, board, stove, task.need.id)
+        got = self.prepare(idx, disp, board, self.on(stove), task.need.id)
         if got is None:
             return None
         w, effects = got
-        add = w.at(stove, None, after[0], (after,))
+        add = w.at(self.on(stove), None, after[0], (after,))
         return w, add, effects
 
     def relay(self, task: Task, idx: int):
@@ -545,6 +572,6 @@ class PrepSteps:
     def relay_steps(self, idx: int, table: str, ev: tuple, stove: str):
         after = self.cook[stove].free_from()
         w = self.fresh(idx)
-        take = w.at(table, stove, 0, (ev,))
-        add = w.at(stove, None, after[0], (after,))
+        take = w.at(table, self.on(stove), 0, (ev,))
+        add = w.at(self.on(stove), None, after[0], (after,))
         return w, take, add

@@ -71,6 +71,8 @@ class Cookware:
     done: int = 0  # ... for the items put in after the first `done`
     last_add: int = -1
     placed: tuple = EV0  # back on its stove from this event on (after being filled elsewhere)
+    at: str | None = None  # the stove it was moved to, when not the one it starts on
+    retired: bool = False  # set aside on a table, unused, to free its stove for another
 
     def counted_from(self, t: int, events: list[int]) -> tuple[int, int]:
         """(origin, done) once an ingredient goes in at t; `events`: known event times, sorted."""
