@@ -437,6 +437,24 @@ def test_a_pan_filled_at_the_board_is_moved_to_the_stove_beside_the_window(monke
     starts_run_exactly(level, "paracook")
 
 
+@pytest.mark.parametrize(("order", "moves"), [("burger_basic", ["stove2"]), ("pasta_meat", [])])
+def test_a_pan_is_not_moved_onto_the_stove_of_the_only_pot_an_order_needs(order, moves):
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.search import Search
+    from game.planners.solver.tasks import build_tasks
+
+    rows = [*FAR_PAN_ROWS[:3], "#PB.TA......#", FAR_PAN_ROWS[4]]  # A: pasta
+    model = KitchenModel(kitchen(rows, SUSHI_STATIONS, (order,)), "paracook")
+    search = Search(model, build_tasks(model), budget=10, seed=1)
+    starts = search.start_genomes()
+    assert any(g.to_window for g in starts)
+    for genome in starts:
+        search.decoder.reset(genome)
+        expected = [None, *moves] if genome.to_window else [None]
+        assert search.decoder.destinations("stove1") == expected
+        assert search.decoder.destinations("stove2") == [None]  # the pot is already by the window
+
+
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
 def test_filling_the_pot_at_the_food_is_a_choice_under_paracook_only(rules):
     from game.planners.solver.model import KitchenModel

@@ -447,12 +447,9 @@ class PrepSteps:
         w, put, chopped, _, effects = chopped_got
         other = self.fresh(j)
         on = self.on(stove)
-        moved: list[tuple] = []
-        if to is not None:
-            aside = self.set_aside(other, to, on)
-            if aside is None:
-                return None
-            moved = aside + [("moved", stove, to)]
+        moved = self.clear_for(other, stove, to)
+        if moved is None:
+            return None
         dest = to or on
         after = c.free_from()
         other.at(on, board, after[0], (after,))  # takes the empty pan
@@ -507,12 +504,9 @@ class PrepSteps:
         bump = None
         while True:
             w = self.fresh(idx)
-            moved: list[tuple] = []
-            if to is not None:
-                aside = self.set_aside(w, to, on)
-                if aside is None:
-                    return None
-                moved = aside + [("moved", stove, to)]
+            moved = self.clear_for(w, stove, to)
+            if moved is None:
+                return None
             w.at(on, spot, max(after[0], self.release.get(need_id, 0)), (after,))  # the empty pot
             put = w.at(spot, disp, bump[0] if bump else 0, (bump,) if bump else ())
             ev = w.at(disp, spot)

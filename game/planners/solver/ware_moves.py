@@ -49,6 +49,15 @@ class WareMoves:
             got = self._aside[stove] = [t for d, t in ranked[:ASIDE_SPOTS] if d < INF]
         return got
 
+    def clear_for(self, w: Walker, stove: str, to: str | None) -> list[tuple] | None:
+        """With `to`, the walker first sets aside the cookware standing there, before it takes
+        the one of `stove` (to put it down on `to`): the effects ([] without `to`), or None when
+        it cannot."""
+        if to is None:
+            return []
+        aside = self.set_aside(w, to, self.on(stove))
+        return None if aside is None else aside + [("moved", stove, to)]
+
     def set_aside(self, w: Walker, to: str, nxt: str) -> list[tuple] | None:
         """The walker lifts the unused cookware off stove `to` and leaves it on a table for
         good: the effects, or None when no table near it stays free."""
@@ -57,14 +66,8 @@ class WareMoves:
             trial.at(to, spot)
             put = trial.at(spot, nxt)
             if self.blocker(spot, put, OPEN) is None:
-                w.tile, w.t, w.s, w.seq, w.ops, w.moving = (
-                    trial.tile,
-                    trial.t,
-                    trial.s,
-                    trial.seq,
-                    trial.ops,
-                    trial.moving,
-                )
+                w.at(to, spot)  # the same steps, for real
+                w.at(spot, nxt)
                 return [("cal", spot, put, OPEN, ("aside", to)), ("retire", to)]
         return None
 
