@@ -49,6 +49,8 @@ class Estimate:
             first = level.orders[served] if served < len(level.orders) else None
             self.first_needs.append(len(book[first].ingredients) if first in book else 0)
         self.need_count = [Counter(s.item for s in specs) for specs in self.needs]
+        self.kind_count = [Counter(s.cookware for s in specs if s.cookware) for specs in self.needs]
+        self._group_cost: dict[tuple[str, str], float] = {}  # see `assembly`
         kinds = {n: s.kind for n, s in level.station_by_name.items()}
         groups = {
             "board": [n for n, k in kinds.items() if k == "chopping_board"],
@@ -101,8 +103,11 @@ class Estimate:
         if not specs:
             return now
         items, cookware = self.inventory(state)
-        kinds = Counter(spec.cookware for spec in specs if spec.cookware)
-        ready_lb = {kind: self.cook_bound(cookware, kind, now, kinds[kind] > 1) for kind in COOKWARE_TIME}
+        kinds = self.kind_count[state.served]
+        ready_lb = {kind: self.cook_bound(cookware, kind, now, n > 1) for kind, n in kinds.items()}
+        by_item: dict[str, list[tuple]] = {}
+        for item in items:
+            by_item.setdefault(item[0], []).append(item)
         best = now + window
         carries = 0
         to_stove = {"pan": 0, "pot": 0}
@@ -111,7 +116,9 @@ class Estimate:
         for spec in specs:
             if spec.state == "missing":
                 return INF
-            chain, chop, stove, meet, started = self.need_bound(spec, items, ready_lb, tile, now)
+            chain, chop, stove, meet, started = self.need_bound(
+                spec, by_item.get(spec.item, ()), ready_lb, tile, now
+            )
             if chain >= INF:
                 return INF
             best = max(best, chain)
@@ -220,7 +227,7 @@ class Estimate:
         made, or a new one)."""
         best = chop = stove = INF
         meet: list[tuple[str, str]] = []
-        candidates = [(st, where, inside) for item, st, where, inside in items if item == spec.item]
+        candidates = [(st, where, inside) for _, st, where, inside in items]  # items of spec.item
         candidates += [("raw", d, None) for d in self.dispensers.get(spec.item, ())]
         for st, where, inside in candidates:
             lb = self.item_bound(spec, st, where, inside, ready_lb, tile, now)
@@ -280,6 +287,8 @@ class Estimate:
                     )
                 elif how == "at":
                     c = min(c, self.apart(plate, where, tile) + self.to("window", where, tile))
+                elif plate != AGENT:
+                    c = min(c, self.group_cost(plate, where))
                 else:
                     for s in self.groups[where]:
                         c = min(c, self.apart(plate, s, tile) + self.station_to["window"][s])
@@ -294,6 +303,16 @@ class Estimate:
         costs.sort(reverse=True)
         length = max(window, costs[2]) if len(costs) > 2 else window
         return length + sum(c - length for c in costs if c > length) / 2
+
+    def group_cost(self, plate: str, group: str) -> float:
+        """From a plate on a station, by way of a station of the group, to a window; cached."""
+        key = (plate, group)
+        got = self._group_cost.get(key)
+        if got is None:
+            window = self.station_to["window"]
+            got = min((self.between[plate][s] + window[s] for s in self.groups[group]), default=INF)
+            self._group_cost[key] = got
+        return got
 
     def item_bound(self, spec, st, where, inside, ready_lb, tile, now) -> float:
         reach = self.reach(where, tile, now)
