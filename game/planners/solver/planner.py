@@ -335,7 +335,7 @@ def solve(
     called with each `Progress`; returning False stops the search (the best plan so far is
     returned). `routes` adds the routing relaxation to the bound (about a second more; by
     default on one-order levels, `bound.routes_by_default`). On a
-    one-agent, one-order level the exact search has half the limit (`exact=False`: the
+    one-agent, one-order level the exact search has most of the limit (`exact=False`: the
     schedule search alone has all of it)."""
     run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact)
     for p in run.steps():
