@@ -66,8 +66,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         pan_work = frozenset(("stove", "chopping_board"))  # who may bring a pan to a board
         self.pan_carriers = [a for a in range(len(model.agent_names)) if model.may_use(a, pan_work)]
         self._pass_tables: dict[tuple[int, str], list[str]] = {}
-        self._fill_spots: dict[str, list[str]] = {}
-        self._aside: dict[str, list[str]] = {}
+        self._nearest: dict[tuple[str, str], list[str]] = {}
         self.cooked_kinds = {n.kind for n in model.needs if n.kind in model.cookware}
         chop_work = frozenset(("table", "chopping_board"))  # who may take raw food to a board
         self.chop_takers = [a for a in range(len(model.agent_names)) if model.may_use(a, chop_work)]
@@ -121,6 +120,15 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         for d in range(min(m.dishes, self.plates)):
             self.park[d] = (m.plates[genome.plates[d]], EV0)
             self.park_tag[d] = ("plate", genome.plates[d])
+
+    def nearest(self, key: tuple[str, str], station: str, spots, n: int) -> list[str]:
+        """The n spots nearest the station that an agent can stand beside; cached by `key`."""
+        got = self._nearest.get(key)
+        if got is None:
+            near = self.model.geo.station_distance
+            ranked = sorted((near(station, s), s) for s in spots if self.stand.get(s))
+            got = self._nearest[key] = [s for d, s in ranked[:n] if d < INF]
+        return got
 
     def on(self, stove: str) -> str:
         """The stove the cookware that starts on `stove` stands on now."""

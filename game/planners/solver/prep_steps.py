@@ -3,7 +3,6 @@ the plate, put it in a pot or pan, or hand it over on a table (mixed into the De
 
 from __future__ import annotations
 
-from .model import INF
 from .tasks import STAGE, Task
 from .timing import CHOP, OPEN, Batch, Walker
 
@@ -486,16 +485,8 @@ class PrepSteps:
     def fill_spots(self, disp: str) -> list[str]:
         """The nearest surfaces to a dispenser that a pot can stand on while it is filled: a
         table, or another dispenser's top (one with the pot on top cannot hand out food)."""
-        got = self._fill_spots.get(disp)
-        if got is None:
-            near = self.model.geo.station_distance
-            spots = [
-                *self.model.tables,
-                *(d for ds in self.model.dispensers.values() for d in ds if d != disp),
-            ]
-            ranked = sorted((near(disp, s), s) for s in spots if self.stand.get(s))
-            got = self._fill_spots[disp] = [s for d, s in ranked[:FILL_SPOTS] if d < INF]
-        return got
+        spots = [*self.model.tables, *(d for ds in self.model.dispensers.values() for d in ds if d != disp)]
+        return self.nearest(("fill", disp), disp, spots, FILL_SPOTS)
 
     def pot_fill_steps(self, task: Task, idx: int, disp: str, spot: str, stove: str, to: str | None):
         need_id, c = task.need.id, self.cook[stove]

@@ -4,7 +4,6 @@ Food that cooks far from every window can then finish on a stove beside one."""
 
 from __future__ import annotations
 
-from .model import INF
 from .timing import OPEN, Walker
 
 MOVE_TARGETS = 1  # stoves nearer a window tried for each pot or pan, nearest first
@@ -41,13 +40,8 @@ class WareMoves:
         return out + [t for _, t in sorted(ranked)[:MOVE_TARGETS]]
 
     def aside_spots(self, stove: str) -> list[str]:
-        """The tables nearest a stove, for setting its cookware aside; cached."""
-        got = self._aside.get(stove)
-        if got is None:
-            near = self.model.geo.station_distance
-            ranked = sorted((near(stove, t), t) for t in self.model.tables if self.stand.get(t))
-            got = self._aside[stove] = [t for d, t in ranked[:ASIDE_SPOTS] if d < INF]
-        return got
+        """The tables nearest a stove, for setting its cookware aside."""
+        return self.nearest(("aside", stove), stove, self.model.tables, ASIDE_SPOTS)
 
     def clear_for(self, w: Walker, stove: str, to: str | None) -> list[tuple] | None:
         """With `to`, the walker first sets aside the cookware standing there, before it takes
