@@ -437,22 +437,56 @@ def test_a_pan_filled_at_the_board_is_moved_to_the_stove_beside_the_window(monke
     starts_run_exactly(level, "paracook")
 
 
-@pytest.mark.parametrize(("order", "moves"), [("burger_basic", ["stove2"]), ("pasta_meat", [])])
-def test_a_pan_is_not_moved_onto_the_stove_of_the_only_pot_an_order_needs(order, moves):
+@pytest.mark.parametrize("order", ["burger_basic", "pasta_meat"])
+def test_a_pan_is_moved_onto_the_stove_of_the_only_pot_an_order_needs_only_if_the_pot_is_filled_at_the_food(
+    order,
+):
     from game.planners.solver.model import KitchenModel
     from game.planners.solver.search import Search
-    from game.planners.solver.tasks import build_tasks
+    from game.planners.solver.tasks import CARRY, FILL, build_tasks, fill_key
 
     rows = [*FAR_PAN_ROWS[:3], "#PB.TA......#", FAR_PAN_ROWS[4]]  # A: pasta
     model = KitchenModel(kitchen(rows, SUSHI_STATIONS, (order,)), "paracook")
     search = Search(model, build_tasks(model), budget=10, seed=1)
     starts = search.start_genomes()
     assert any(g.to_window for g in starts)
+    pasta = [n.id for n in model.needs if n.kind == "pot"]
+    seen = set()
     for genome in starts:
-        search.decoder.reset(genome)
-        expected = [None, *moves] if genome.to_window else [None]
-        assert search.decoder.destinations("stove1") == expected
-        assert search.decoder.destinations("stove2") == [None]  # the pot is already by the window
+        for way in (CARRY, FILL):
+            genome.method |= {fill_key(n): way for n in pasta}
+            search.decoder.reset(genome)
+            # the pot no order needs may always be set aside; the pasta's only pot only when it
+            # is taken to the pasta, and from there to the stove the pan leaves (a swap)
+            spare = not pasta or way == FILL
+            expected = [None, "stove2"] if genome.to_window and spare else [None]
+            assert search.decoder.destinations("stove1") == expected
+            assert search.decoder.destinations("stove2") == [None]  # the pot is already by the window
+            seen.add(tuple(expected))
+    assert seen == {(None,), (None, "stove2")}
+
+
+# the pot is by the window, the pan and the pasta at the far end, the board in between
+SWAP_ROWS = ["#############", "#W.O.C....S.#", "#.1.......2.#", "#P...T.M..A.#", "#############"]
+
+
+def test_the_pan_and_the_pot_swap_stoves_when_that_serves_sooner(monkeypatch):
+    from game.planners.solver.ware_moves import WareMoves
+
+    level = kitchen(SWAP_ROWS, SUSHI_STATIONS, ("pasta_meat",))
+    sol = solve(level, "paracook", time_limit=1, exact=False)
+    assert sol.done
+    touched = {a: [x["target"] for x in acts if x["action"] == "Interact"] for a, acts in sol.plan.items()}
+    mover = next(a for a, ts in touched.items() if ts[:2] == ["stove2", "table2"])  # the pot set aside
+    assert touched[mover][2:5] == ["stove1", "chopping_board1", "stove2"]  # the pan filled, moved
+    other = next(a for a in touched if a != mover)
+    lift = touched[other].index("table2")  # the pot taken up again, filled with pasta, ...
+    assert "dispenser6" in touched[other][lift:] and touched[other][-1] == "stove1"  # ... on stove1
+    with monkeypatch.context() as m:
+        m.setattr(WareMoves, "destinations", lambda self, stove: [None])
+        kept = solve(level, "paracook", time_limit=1, exact=False)
+    assert kept.done and sol.oct < kept.oct
+    starts_run_exactly(level, "paracook")
 
 
 @pytest.mark.parametrize("rules", ["paracook", "documented"])

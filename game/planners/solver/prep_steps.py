@@ -425,7 +425,7 @@ class PrepSteps:
         too."""
         need, dish = task.need, task.dish
         chops: dict[tuple[str, str], tuple | None] = {}  # the chop is the same for every pan
-        for stove in self.stoves_for(need, dish):
+        for stove in self.fillable(need, dish):
             if self.cook[stove].open is not None:
                 continue
             for to in self.destinations(stove):
@@ -451,7 +451,7 @@ class PrepSteps:
             return None
         dest = to or on
         after = c.free_from()
-        other.at(on, board, after[0], (after,))  # takes the empty pan
+        lift = other.at(on, board, after[0], (after,))  # takes the empty pan
         fill = other.at(board, dest, 0, (chopped,))
         back = other.at(dest, None)
         added = fill[0] if self.model.cumulative else back[0]
@@ -464,17 +464,23 @@ class PrepSteps:
                 ("cal", board, put, fill, ("fill", need_id)),
                 ("partner", other),
                 ("add", stove, task.dish, added, need_id),
+                *self.lifted(stove, lift),
                 *moved,
                 ("placed", stove, back),
             ],
         )
+
+    def fillable(self, need, dish: int) -> list[str]:
+        """Cookware that may be taken to the food: what `stoves_for` offers, and what stands
+        set aside (it goes on to an empty stove)."""
+        return self.stoves_for(need, dish) + self.set_aside_ware(need.kind)
 
     def pot_fills(self, task: Task, idx: int):
         """Take the empty pot from its stove to the food: set it down on a surface near the
         dispenser, put the food in, and take it back, or on to a stove nearer a window (see
         `ware_moves`). Under `paracook` it cooks from the moment it is filled, on the way too."""
         need, dish = task.need, task.dish
-        for stove in self.stoves_for(need, dish):
+        for stove in self.fillable(need, dish):
             if self.cook[stove].open is not None:
                 continue
             for to in self.destinations(stove):
@@ -498,7 +504,7 @@ class PrepSteps:
             moved = self.clear_for(w, stove, to)
             if moved is None:
                 return None
-            w.at(on, spot, max(after[0], self.release.get(need_id, 0)), (after,))  # the empty pot
+            lift = w.at(on, spot, max(after[0], self.release.get(need_id, 0)), (after,))  # the empty pot
             put = w.at(spot, disp, bump[0] if bump else 0, (bump,) if bump else ())
             ev = w.at(disp, spot)
             fill = w.at(spot, spot)  # the food goes into the pot ...
@@ -520,6 +526,7 @@ class PrepSteps:
                 ("cal", spot, put, lift, ("fill", need_id)),
                 ("prepared", need_id, ev[0], None),
                 ("add", stove, task.dish, added, need_id),
+                *self.lifted(stove, lift),
                 *moved,
                 ("placed", stove, back),
             ],
