@@ -17,6 +17,9 @@ from .model import INF, Geometry
 AGENT = ""  # an item's place when the agent holds it
 
 
+ASSEMBLY_CACHE = 200_000  # entries kept (about one per state searched)
+
+
 @dataclass(frozen=True)
 class NeedSpec:
     item: str
@@ -50,7 +53,8 @@ class Estimate:
             self.first_needs.append(len(book[first].ingredients) if first in book else 0)
         self.need_count = [Counter(s.item for s in specs) for specs in self.needs]
         self.kind_count = [Counter(s.cookware for s in specs if s.cookware) for specs in self.needs]
-        self._group_cost: dict[tuple[str, str], float] = {}  # see `assembly`
+        self._group_cost: dict[tuple[str, str], float] = {}  # see `assembly_cost`
+        self._assembly: dict[tuple, float] = {}
         kinds = {n: s.kind for n, s in level.station_by_name.items()}
         groups = {
             "board": [n for n, k in kinds.items() if k == "chopping_board"],
@@ -127,10 +131,10 @@ class Estimate:
                 to_stove[spec.cookware] = max(to_stove[spec.cookware], stove)
                 if not started:
                     to_cook.append((spec.cookware, chop, stove))
-            meets.append((spec.cookware, meet))
+            meets.append((spec.cookware, tuple(meet)))
         plate = INF
         first = INF if state.held is None else 0
-        meets = meets[: self.first_needs[state.served]]  # the next order's plate
+        meets = tuple(meets[: self.first_needs[state.served]])  # the next order's plate
         dirty = bool(state.dirty or state.pending)
         for where, code in self.places(state):
             if where != AGENT:
@@ -265,7 +269,17 @@ class Estimate:
             return self.geo.to_station[a][tile]
         return self.between[a][b]
 
-    def assembly(self, plate: str, meets: list, tile: int) -> float:
+    def assembly(self, plate: str, meets: tuple, tile: int) -> float:
+        """`assembly_cost`, cached: states differ mostly in time, seldom in this."""
+        key = (plate, meets, tile)
+        got = self._assembly.get(key)
+        if got is None:
+            if len(self._assembly) >= ASSEMBLY_CACHE:
+                self._assembly.clear()
+            got = self._assembly[key] = self.assembly_cost(plate, meets, tile)
+        return got
+
+    def assembly_cost(self, plate: str, meets: tuple, tile: int) -> float:
         """Least carrying to bring every need together on the plate at `plate` and that plate
         to the window. The plate walks a path P from its place to the window; each ingredient
         is carried from where it ends up (L) to a point of P, at least e = dist(L, P). As
