@@ -455,3 +455,42 @@ def test_pruning_passed_sides_keeps_the_optimum_of_the_unit_step_search():
         assert exact is not None
         runs_to(level, exact, rules)
         assert unit_step_optimum(level, rules, horizon=int(exact.oct)) == exact.oct
+
+
+def suite_salad(seed: int):
+    return task_level(SuiteTask("salad", seed, 1, 1), generate_kitchen("salad", seed))
+
+
+def test_a_weighted_search_finds_a_plan_sooner_and_ends_with_the_optimum():
+    level = suite_salad(42)
+    plain = exact_search(level, max_states=60_000)
+    weighted = exact_search(level, max_states=60_000, weight=2)
+    assert plain.status == weighted.status == "optimal" and weighted.exact.oct == plain.exact.oct
+    runs_to(level, weighted.exact, "paracook")
+    early = exact_search(level, max_states=100, weight=2)
+    assert exact_search(level, max_states=100).exact is None  # plain A* has no plan yet ...
+    assert early.status == "found" and early.exact.oct >= plain.exact.oct  # ... the weighted one has
+    assert early.lower == 0  # and claims no floor: its order of search proves none
+    runs_to(level, early.exact, "paracook")
+
+
+def test_a_weighted_search_keeps_improving_its_plan_with_more_states():
+    level = suite_salad(84)
+    octs = []
+    for states in (100, 400, 800, 1600):
+        got = exact_search(level, max_states=states, weight=2)
+        assert got.status == "found" and got.lower == 0
+        runs_to(level, got.exact, "paracook")
+        octs.append(got.exact.oct)
+    assert octs == sorted(octs, reverse=True) and octs[-1] < octs[0]
+    below = exact_search(level, max_states=1600, weight=2, below=octs[-1])
+    assert below.exact is None or below.exact.oct < octs[-1]
+
+
+def test_the_planner_takes_the_weighted_search_s_plan_when_it_is_faster():
+    level = suite_salad(84)
+    schedules = solve(level, time_limit=2, exact=False)
+    both = solve(level, time_limit=2)
+    assert both.oct < schedules.oct and both.note == "the exact search's plan"
+    assert simulate(level, both.plan, "paracook", record=False).time == both.oct
+    assert both.bound.value <= both.oct

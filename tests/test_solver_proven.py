@@ -12,7 +12,7 @@ from test_solver_cli import solve_cli
 
 from game.levels import load_level
 from game.planners.solver import solve
-from game.planners.solver.exact import exact_search
+from game.planners.solver.exact import Outcome, exact_search
 from game.planners.solver.proven import Solo, alone, describe_outcome, with_exact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,3 +122,10 @@ def test_a_plan_the_planner_proved_optimal_is_not_searched_again(monkeypatch):
     same, outcome = with_exact(sol)
     assert same is sol and outcome is sol.extra["exact"] and outcome.exact.oct == 8
     assert "optimum 8, proven" in describe_outcome(outcome)
+
+
+def test_a_stopped_search_claims_a_floor_only_when_it_has_one():
+    plain = describe_outcome(Outcome("budget", states=300, lower=41.5))
+    assert plain == "  optimum unknown: at least 42 (exact search stopped after 300 states)"
+    weighted = describe_outcome(Outcome("found", states=300, lower=0))  # its order proves none
+    assert weighted == "  optimum unknown (exact search stopped after 300 states)"

@@ -13,7 +13,9 @@ included), dirty plates waiting and due, orders served; the time is the cost. Ma
 walk (shortest path) to a tile beside a station, maybe wait there, then Interact or Process.
 A* on time with an admissible heuristic (`exact_bound.Estimate`), re-opening, and dominance: the same
 state reached later is dropped. A budget of expanded states (and optionally seconds) ends the
-search with "unknown", never with a wrong value.
+search with "unknown", never with a wrong value. With a `weight` above 1 the same search looks
+for plans instead (weighted A*, anytime): each plan it finds is checked and the search goes on
+for a faster one; it proves an optimum only by running out of states to search.
 
 Why no optimal plan is missed (plans whose Waits are whole numbers, like every other duration):
 1. One agent can only walk, wait, or act at a station from a tile next to it. Between two
@@ -76,7 +78,8 @@ class Unsupported(ValueError):
 
 @dataclass
 class Exact:
-    """A proven optimum: no valid plan serves every order earlier than `oct`."""
+    """A plan the search found, checked by the engine; with the status optimal, a proven
+    optimum: no valid plan serves every order earlier than `oct`."""
 
     oct: float
     plan: dict[str, list[dict[str, Any]]]
@@ -88,8 +91,9 @@ class Exact:
 @dataclass
 class Outcome:
     """How a search ended: optimal (with `exact`), unsolvable (no plan serves the orders; with
-    `below`, none does so before it) or budget (the state or time budget ran out first: the
-    optimum is unknown, but at least `lower`, the largest estimate the search had reached)."""
+    `below`, none does so before it), budget (the state or time budget ran out first: the
+    optimum is unknown, but at least `lower`, the largest estimate the search had reached) or,
+    for a weighted search, found (the budget ran out after `exact`, its best plan so far)."""
 
     status: str
     exact: Exact | None = None
@@ -106,6 +110,10 @@ class Search:
     max_states: int
     time_limit: float | None
     below: float = INF  # only plans that serve every order before this are searched
+    # > 1: weighted A*, anytime: states are taken in order of time + weight x estimate left,
+    # which reaches a plan far sooner; each plan found lowers `below` and the search goes on
+    # (ending with the best found, proven optimal only if every state below it was searched)
+    weight: float = 1.0
     geo: Geometry = field(init=False)
     outcome: Outcome = field(init=False)
 
@@ -327,22 +335,34 @@ class Search:
             )
         best: dict[Any, float] = {self.key(start, 0): 0}
         parents: list[tuple[int, tuple[Action, ...]]] = [(-1, ())]
-        heap = [(h0, 0, 0, 0, start)]
+        heap = [(self.priority(h0, 0), 0, 0, 0, h0, start)]
         expanded = 0
         orders = len(self.level.orders)
-        floor = h0  # every f popped is at most the optimum (A*: admissible estimates)
+        plain = self.weight == 1
+        floor = h0 if plain else 0  # A*: every f popped is at most the optimum
         cutoff = min(INF, self.below)  # estimates at or past this are not searched
+        found: Exact | None = None  # the best plan so far (weighted search)
         while heap:
-            f, _, now, node, state = heapq.heappop(heap)
-            floor = max(floor, f)
-            if best.get(self.key(state, now), INF) < now:
+            f, _, now, node, h, state = heapq.heappop(heap)
+            if plain:
+                floor = max(floor, f)
+            if h >= cutoff or best.get(self.key(state, now), INF) < now:
                 continue
             if state.served == orders:
-                return self.finish(node, parents, now, expanded, started)
+                found = self.verified(node, parents, now, expanded, started)
+                if plain:
+                    return Outcome("optimal", found, expanded, found.seconds, lower=now)
+                cutoff = now
+                self.outcome = Outcome("found", found, expanded, found.seconds, "a plan, not proven optimal")
+                continue
             expanded += 1
             if expanded % YIELD_EVERY == 0:
                 self.outcome = Outcome(
-                    "budget", states=expanded, reason=f"stopped after {expanded} states", lower=floor
+                    "found" if found else "budget",
+                    found,
+                    expanded,
+                    reason=f"stopped after {expanded} states",
+                    lower=floor,
                 )
                 yield expanded
             if expanded > self.max_states or (
@@ -351,7 +371,8 @@ class Search:
                 and clock.monotonic() - started > self.time_limit
             ):
                 return Outcome(
-                    "budget",
+                    "found" if found else "budget",
+                    found,
                     states=expanded,
                     seconds=clock.monotonic() - started,
                     reason=f"stopped after {expanded - 1} states",
@@ -369,17 +390,24 @@ class Search:
                     continue
                 best[key] = t
                 parents.append((node, actions))
-                heapq.heappush(heap, (h, -t, t, len(parents) - 1, new))
+                heapq.heappush(heap, (self.priority(h, t), -t, t, len(parents) - 1, h, new))
+        seconds = clock.monotonic() - started
+        if found is not None:  # every state that could lead below it was searched
+            return Outcome("optimal", found, expanded, seconds, lower=found.oct)
         before = "" if self.below >= INF else f" before {self.below:g}"
         return Outcome(
             "unsolvable",
             states=expanded,
-            seconds=clock.monotonic() - started,
+            seconds=seconds,
             reason=f"every reachable state was searched and none serves every order{before}",
             lower=max(floor, self.below) if self.below < INF else floor,
         )
 
-    def finish(self, node: int, parents: list, oct_: float, expanded: int, started: float) -> Outcome:
+    def priority(self, h: float, t: float) -> float:
+        return h if self.weight == 1 else t + self.weight * (h - t)
+
+    def verified(self, node: int, parents: list, oct_: float, expanded: int, started: float) -> Exact:
+        """The plan that reached `node`, checked by the engine to serve every order at `oct_`."""
         actions: list[Action] = []
         while node > 0:
             node, step = parents[node]
@@ -391,9 +419,7 @@ class Search:
                 f"exact search: the plan found runs to {result.time} (done={result.done}, "
                 f"error={result.error}), not {oct_}"
             )
-        seconds = clock.monotonic() - started
-        exact = Exact(oct_, plan, self.rules.name, expanded, seconds)
-        return Outcome("optimal", exact, expanded, seconds, lower=oct_)
+        return Exact(oct_, plan, self.rules.name, expanded, clock.monotonic() - started)
 
 
 def proven_below(outcome: Outcome, oct_: float, plan: dict, rules: str) -> Outcome:
@@ -419,12 +445,14 @@ def exact_search(
     max_states: int = DEFAULT_MAX_STATES,
     time_limit: float | None = None,
     below: float = INF,
+    weight: float = 1.0,
 ) -> Outcome:
     """Search for the least OCT; see Outcome for how it ends. `max_states` (expanded states)
     keeps the answer deterministic; `time_limit` (seconds) may end it sooner on a slow machine;
-    `below` skips every plan that is not faster than that (a plan in hand already is)."""
+    `below` skips every plan that is not faster than that (a plan in hand already is); a
+    `weight` above 1 looks for plans first (see `Search.weight`)."""
     check_supported(level)
-    return Search(level, get_rules(rules), max_states, time_limit, below).run()
+    return Search(level, get_rules(rules), max_states, time_limit, below, weight).run()
 
 
 def exact_optimum(

@@ -105,7 +105,9 @@ def describe_outcome(outcome: Outcome | Solo | str) -> str:
         return f"  optimum {outcome.exact.oct:g}, proven by the exact search ({outcome.states} states, {outcome.seconds:.1f} s)"
     if outcome.status == "unsolvable":
         return f"  exact search: no plan serves every order ({outcome.reason})"
-    return f"  optimum unknown: at least {math.ceil(outcome.lower - 1e-9)} (exact search stopped after {outcome.states} states)"
+    floor = math.ceil(outcome.lower - 1e-9)
+    at_least = f": at least {floor}" if floor > 0 else ""  # a weighted search proves no floor
+    return f"  optimum unknown{at_least} (exact search stopped after {outcome.states} states)"
 
 
 def _describe_alone(agent: str, outcome: Outcome | str, used: bool) -> str:
