@@ -45,10 +45,14 @@ def test_progress_reports_improve_and_end_done():
     level = generated("burrito", 11, 2, 2)
     reports: list[Progress] = []
     sol = solve(level, time_limit=0.2, progress=reports.append)
+    first = reports[0]  # sent before the bound is worked out
+    assert (first.evaluations, first.best_oct, first.bound, first.fraction) == (0, None, None, 0)
     assert reports[-1].done and reports[-1].fraction == 1.0
+    fractions = [p.fraction for p in reports]
+    assert fractions == sorted(fractions)  # a progress bar never runs backwards
     bests = [p.best_oct for p in reports if p.best_oct is not None]
     assert bests == sorted(bests, reverse=True) and bests[-1] == sol.oct
-    assert all(p.bound == sol.bound.value for p in reports)
+    assert all(p.bound == sol.bound.value for p in reports[1:])
     last = reports[-1]
     assert last.gap == pytest.approx(sol.oct / sol.bound.value - 1)
     assert "best OCT" in last.describe() and "bound" in last.describe()
@@ -76,6 +80,11 @@ def test_the_planner_runs_step_by_step():
     assert steps and steps[-1].done
     sol = run.solution()
     assert sol.done and sol.oct == steps[-1].best_oct
+
+
+def test_stopping_at_the_first_report_returns_no_plan_and_says_so():
+    sol = solve(generated("sushi", 2, 2, 2), time_limit=0.2, progress=lambda p: False)
+    assert not sol.done and sol.evaluations == 0 and "stopped" in sol.note
 
 
 def test_a_cancelled_run_before_any_plan_says_so():

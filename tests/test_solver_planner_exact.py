@@ -1,6 +1,6 @@
-"""On a one-agent, one-order level the planner gives the exact search half its limit: the plan is
+"""On a one-agent, one-order level the planner gives the exact search most of its limit: the plan is
 the optimum when the search proves one in time, the bound rises to what it proves, the progress
-counts its states, and stopping it keeps the schedule search's plan."""
+counts its states, and stopping it keeps the best plan so far."""
 
 from __future__ import annotations
 

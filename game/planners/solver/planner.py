@@ -237,7 +237,7 @@ class Planner:
                 yield self.progress()
         except AssertionError as e:  # its plan did not replay: keep the best so far, say so
             search.outcome = Outcome("budget", states=self.states - before, reason=str(e))
-            self.note = f"the exact search failed ({e}); the schedule search's plan"
+            self.note = f"the exact search failed ({e}); the best plan before it"
         finally:
             self.states = before + search.outcome.states
             self._proven(search.outcome, below)
@@ -355,7 +355,12 @@ def solve(
     default on one-order levels, `bound.routes_by_default`). On a
     one-agent, one-order level the exact search has most of the limit (`exact=False`: the
     schedule search alone has all of it)."""
+    # a first report before the bound is worked out (a second or more), so that a progress bar
+    # starts from nothing instead of guessing from the clock
+    stop = progress is not None and progress(Progress(0, 0, None, None, 0.0)) is False
     run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact)
+    if stop:
+        return run.solution()
     for p in run.steps():
         if progress is not None and progress(p) is False:
             break

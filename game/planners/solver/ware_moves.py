@@ -22,7 +22,9 @@ class WareMoves:
         c = self.cook[stove]
         taken = {w.at for w in self.cook.values() if w.at is not None}
         if c.retired:
-            empty = [t for t, y in self.cook.items() if y.at is not None and t not in taken]
+            empty = [
+                t for t, y in self.cook.items() if y.at is not None and t not in taken and self.stand.get(t)
+            ]
             return sorted(empty, key=lambda t: (self.window_walk(t), t))[:MOVE_TARGETS]
         out: list[str | None] = [None]
         # only a genome that chooses cookware by its food's walk to a window weighs the move
