@@ -474,6 +474,19 @@ def test_a_weighted_search_finds_a_plan_sooner_and_ends_with_the_optimum():
     runs_to(level, early.exact, "paracook")
 
 
+@pytest.mark.parametrize("rows,stations,order,depth,bound,planned", TINY)
+def test_a_weighted_search_run_to_the_end_proves_the_exhaustive_optimum(
+    rows, stations, order, depth, bound, planned
+):
+    level = kitchen(rows, stations, (order,))
+    best = optimum(level, depth)
+    for rules in RULES:
+        for weight in (1.5, 2, 10):
+            got = exact_search(level, rules, weight=weight)
+            assert got.status == "optimal" and got.exact.oct == best
+            runs_to(level, got.exact, rules)
+
+
 def test_a_weighted_search_keeps_improving_its_plan_with_more_states():
     level = suite_salad(84)
     octs = []
