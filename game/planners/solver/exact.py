@@ -111,7 +111,7 @@ class Search:
     time_limit: float | None
     below: float = INF  # only plans that serve every order before this are searched
     # > 1: weighted A*, anytime: states are taken in order of time + weight x estimate left,
-    # which reaches a plan far sooner; each plan found lowers `below` and the search goes on
+    # which reaches a plan far sooner; each plan found becomes the cutoff and the search goes on
     # (ending with the best found, proven optimal only if every state below it was searched)
     weight: float = 1.0
     geo: Geometry = field(init=False)
