@@ -49,6 +49,13 @@ def reporting_planner(level, rules, progress):
     return {}
 
 
+def bounding_planner(level, rules, progress):
+    """Like the solver: an opening report with nothing known while it works its bound out."""
+    progress({"best_oct": None, "bound": None, "fraction": 0.0})
+    time.sleep(60)
+    return {}
+
+
 def two_step_planner(level, rules, progress):
     progress({"best_oct": 20, "bound": 10, "fraction": 0.25})
     time.sleep(1.5)
@@ -145,6 +152,22 @@ def test_a_planner_without_progress_still_works_and_the_bar_follows_the_clock():
     assert done.progress == SearchProgress() and done.best_oct is None and done.gap is None
     assert done.fraction == pytest.approx(min(1.0, done.elapsed / strong.TIME_LIMIT))
     assert job_text(done) == "planning"
+
+
+def test_until_the_bound_is_known_the_words_say_it_is_being_worked_out():
+    job = PlannerJob(salad_level(), "paracook", bounding_planner)
+    try:
+        start = time.monotonic()
+        while job.poll().progress.reports < 1 and time.monotonic() - start < 60:
+            time.sleep(0.02)
+        state = job.poll()
+        assert state.status == "running" and state.progress.reports == 1
+        assert job_text(state) == "working out the bound" and state.fraction == 0
+        # once the search reports, the words are its figures
+        later = JobState("running", 1.0, progress=state.progress.merged({"best_oct": 20, "fraction": 0.1}))
+        assert job_text(later) == "best OCT 20"
+    finally:
+        job.cancel()
 
 
 def test_takes_progress_only_by_its_name():

@@ -115,4 +115,8 @@ def test_cli_prints_progress_and_takes_jobs():
     )
     assert out.returncode == 0, out.stderr
     assert "best OCT" in out.stderr and "bound" in out.stderr
+    # the bound comes first: said once, before the first plan's line
+    lines = out.stderr.splitlines()
+    assert lines[0].strip() == "working out the lower bound ..." and "best OCT" in lines[1]
+    assert sum("lower bound ..." in line for line in lines) == 1
     assert out.stdout.startswith("OCT ")

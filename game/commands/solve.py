@@ -115,10 +115,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def progress_printer():
-    """A progress callback printing a line to stderr whenever the best OCT improves."""
+    """A progress callback printing a line to stderr whenever the best OCT improves (and one
+    while the lower bound is worked out, which comes first and may take seconds)."""
     last: list = [None]
 
     def report(p: Progress) -> None:
+        if p.bound is None and p.best_oct is None and last[0] is None:
+            last[0] = "bounding"
+            print("  working out the lower bound ...", file=sys.stderr, flush=True)
         if p.best_oct is not None and p.best_oct != last[0]:
             last[0] = p.best_oct
             print(f"  {p.describe()}", file=sys.stderr, flush=True)

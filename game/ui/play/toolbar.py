@@ -95,7 +95,11 @@ def job_text(job: JobState) -> str:
         parts.append(f"bound {panels.fmt(job.bound)}")
     if job.gap is not None:
         parts.append(f"gap {job.gap:.0%}" if job.gap < 10 else "gap >999%")
-    return "  ·  ".join(parts) or "planning"
+    if parts:
+        return "  ·  ".join(parts)
+    # a planner that reports works its lower bound out first: until then it has told nothing
+    bounding = job.progress.reports and not job.progress.fraction
+    return "working out the bound" if bounding else "planning"
 
 
 def job_look(job: JobState) -> tuple:
