@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game.planners.llm.parsing import ReplyParseError, extract_json, extract_plan, normalise
+from game.planners.llm.parsing import ReplyParseError, extract_json, extract_plan, fenced_blocks, normalise
 
 PLAN = {"agent1": [{"action": "MoveTo", "target": [1, 2]}, {"action": "Finish"}], "agent2": []}
 
@@ -30,6 +32,28 @@ PLAN = {"agent1": [{"action": "MoveTo", "target": [1, 2]}, {"action": "Finish"}]
 )
 def test_plans_are_found_whatever_their_wrapping(reply):
     assert extract_plan(reply) == PLAN
+
+
+NOTED = {"agent1": [{"action": "Wait", "note": "<think>"}, {"action": "Finish", "note": "a </think> b"}]}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        json.dumps(NOTED),
+        "```json\n" + json.dumps(NOTED, indent=2) + "\n```",
+        "<think>a note may hold a tag</think>\n```json\n" + json.dumps(NOTED) + "\n```",
+        'I think.</think> {"agent1": [{"action": "Wait"}]} then, better: ' + json.dumps(NOTED),
+    ],
+)
+def test_think_tags_inside_the_plan_s_strings_are_its_text_not_reasoning(reply):
+    assert extract_plan(reply) == NOTED
+
+
+def test_reasoning_that_holds_a_tagged_draft_is_still_left_out():
+    draft = json.dumps({"agent1": [{"action": "Wait", "note": "<think>"}]})
+    final = '{"agent1": [{"action": "Finish"}]}'
+    assert extract_plan(f"<think>no: {draft}?</think> {final}") == {"agent1": [{"action": "Finish"}]}
 
 
 def test_the_last_plan_in_a_reply_wins():
@@ -70,7 +94,13 @@ def test_python_literals_and_trailing_commas_normalise():
     assert normalise("{'a': True, 'b': None, 'c': [1, 2,],}") == '{"a": true, "b": null, "c": [1, 2]}'
 
 
-texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30)
+# any text, and text made of what a reply's wrapping is made of (tags, fences, brackets, quotes)
+texts = st.one_of(
+    st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30),
+    st.lists(
+        st.sampled_from(["<think>", "</think>", "```", "```json\n", "{", "}", "[", '"', "'", "\n", "a"])
+    ).map("".join),
+)
 
 
 @given(
@@ -85,7 +115,25 @@ texts = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=3
     )
 )
 def test_any_valid_json_plan_reads_back_unchanged(plan):
-    import json
-
     assert extract_plan(json.dumps(plan)) == plan
     assert extract_plan("```json\n" + json.dumps(plan, indent=2) + "\n```") == plan
+    assert extract_plan("<think>hm</think> Here:\n```json\n" + json.dumps(plan) + "\n```\nDone.") == plan
+
+
+def test_thousands_of_open_fences_are_scanned_once_not_once_each(monkeypatch):
+    from game.planners.llm import parsing
+
+    scans = []
+    real = parsing._match_end
+    monkeypatch.setattr(parsing, "_match_end", lambda s, i: scans.append(i) or real(s, i))
+    reply = "```json\n{" * 5_000 + "```"
+    with pytest.raises(ReplyParseError):
+        extract_plan(reply)
+    fenced = [c for c in scans if reply[c] == "{"]
+    assert 1 <= len(fenced) <= 3  # the first value never closes: the rest end at their fence
+
+
+def test_a_fence_inside_a_plan_s_string_does_not_end_its_block():
+    plan = {"agent1": [{"action": "Wait", "note": "see ``` and ```json\n{"}]}
+    assert extract_plan("Plan:\n```json\n" + json.dumps(plan) + "\n```\nThat is all.") == plan
+    assert fenced_blocks("```\n[1]\n``` and ```\n[2]\n```") == ["[1]\n", "[2]\n"]

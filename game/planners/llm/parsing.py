@@ -10,7 +10,8 @@ from typing import Any
 
 from game.inputs import nesting_problem
 
-FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_-]*)[^\n]*\n(.*?)```", re.S)
+FENCE_OPEN = re.compile(r"```[^\n]*\n")
+FENCE_CLOSE = "```"
 THINK_OPEN, THINK_CLOSE = "<think>", "</think>"
 BARE_WORDS = {"True": "true", "False": "false", "None": "null"}
 VALUE_START = "{[,:"
@@ -192,9 +193,34 @@ def loads_lenient(s: str) -> Any:
         raise ReplyParseError(f"the JSON cannot be read: {str(e).splitlines()[0][:160]}") from None
 
 
+def fenced_blocks(text: str) -> list[str]:
+    """The bodies of the reply's ``` blocks. A body that opens a JSON value ends at the first
+    fence after that value closes, so a ``` inside one of its strings does not cut it short."""
+    bodies: list[str] = []
+    pos, aware = 0, True
+    while (m := FENCE_OPEN.search(text, pos)) is not None:
+        start = first = m.end()
+        while first < len(text) and text[first] in " \t\r\n":
+            first += 1
+        value_end = None
+        if aware and text[first : first + 1] in ("{", "["):
+            value_end = _match_end(text, first)
+            # a value that never closes was scanned to the end: the next ones would be too, so
+            # (for a reply of thousands of open fences) the rest end at the first fence
+            aware = value_end is not None
+        end = text.find(FENCE_CLOSE, value_end or start)
+        if end < 0 and value_end is not None:
+            end = text.find(FENCE_CLOSE, start)  # never closed after the value: as it reads
+        if end < 0:
+            break
+        bodies.append(text[start:end])
+        pos = end + len(FENCE_CLOSE)
+    return bodies
+
+
 def candidates(text: str) -> list[str]:
     """JSON-looking pieces of a reply: fenced blocks first, else every top-level {...}."""
-    fenced = [m.group(2) for m in FENCE.finditer(text) if m.group(2).strip()[:1] in ("{", "[")]
+    fenced = [body for body in fenced_blocks(text) if body.strip()[:1] in ("{", "[")]
     if fenced:
         return fenced
     found, i = [], 0
@@ -216,6 +242,9 @@ def extract_json(
     """The last piece of the reply that parses and that `accept` takes."""
     if not isinstance(text, str) or not text.strip():
         raise ReplyParseError("the reply is empty")
+    quoted = _tags_in_strings(text, accept)
+    if quoted is not None:
+        return quoted
     pieces = candidates(strip_think(text))
     if not pieces:
         raise ReplyParseError(f"the reply contains no JSON; expected {what} in a ```json block")
@@ -233,6 +262,24 @@ def extract_json(
     if not parsed_any and error is not None:
         raise error
     raise ReplyParseError(f"the reply's JSON is not {what}")
+
+
+def _tags_in_strings(text: str, accept: Callable[[Any], bool]) -> Any:
+    """The reply's last strict-JSON piece that `accept` takes, when a <think> tag is inside it;
+    else None. Strict JSON has a "<" only in its strings, so there the tag is the plan's own text
+    (a note, say), not reasoning, and stripping reasoning first would cut the plan in two."""
+    if THINK_OPEN not in text and THINK_CLOSE not in text:
+        return None
+    for piece in reversed(candidates(text)):
+        if nesting_problem(piece):
+            continue
+        try:
+            data = json.loads(piece)
+        except (ValueError, RecursionError):
+            continue
+        if accept(data):
+            return data if THINK_OPEN in piece or THINK_CLOSE in piece else None
+    return None
 
 
 def looks_like_plan(data: Any) -> bool:
