@@ -120,3 +120,23 @@ def test_cli_prints_progress_and_takes_jobs():
     assert lines[0].strip() == "working out the lower bound ..." and "best OCT" in lines[1]
     assert sum("lower bound ..." in line for line in lines) == 1
     assert out.stdout.startswith("OCT ")
+
+
+def test_a_decode_is_costed_by_the_level_s_size_and_its_cooking():
+    from game.planners.solver.model import KitchenModel
+    from game.planners.solver.planner import BUDGET_SHARE, budget_for, decode_cost_s
+    from game.planners.solver.tasks import build_tasks
+
+    def costed(category: str, agents: int, orders: int):
+        model = KitchenModel(generated(category, 42, agents, orders), "paracook")
+        tasks = len(build_tasks(model))
+        return model, tasks, decode_cost_s(model, tasks)
+
+    salad, burrito = costed("salad", 2, 2), costed("burrito", 2, 2)
+    # per task and agent, pots and pans cost more (the decoder weighs stoves and cookware moves)
+    assert burrito[2] / burrito[1] > salad[2] / salad[1] > 0
+    assert costed("salad", 3, 2)[2] > salad[2] and costed("salad", 2, 4)[2] > salad[2]
+    # the budget follows the limit, so a longer limit runs more of the same search
+    for model, tasks, cost in (salad, burrito):
+        assert budget_for(model, tasks, 40) == pytest.approx(4 * budget_for(model, tasks, 10), abs=4)
+        assert budget_for(model, tasks, 10) == int(10 * BUDGET_SHARE / cost)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import Level, Result, get_rules, parse_plan, simulate
+from game.engine.level import COOKWARE_TIME
 
 from .bound import Bound, lower_bound
 from .exact import INF, Outcome, Unsupported, check_supported, proven_below
@@ -19,9 +20,12 @@ from .search import Found, Search, level_seed
 from .tasks import build_tasks
 
 DEFAULT_TIME_LIMIT = 10.0
-# decodes per second of time limit, per (task x agent): measured on a 2-core machine, with room
-# to spare so that a busy machine still finishes well inside the limit
-DECODE_COST_S = 40e-6
+# seconds one decode takes: a fixed part, a part per (task x agent) and one per (agent x ingredient
+# cooked in a pot or pan), since cookware makes the decoder weigh stoves and moves; fitted on 140
+# suite levels on a 2-core machine running two searches (cost per decode 1/0.8 to 1.4 x the fit on
+# nine levels in ten), with room to spare so that a busy machine still finishes inside the limit
+DECODE_BASE_S, DECODE_TASK_S, DECODE_COOKED_S = 12.6e-6, 16.0e-6, 46.9e-6
+DECODE_SPARE = 1.25
 BUDGET_SHARE = 0.8
 MIN_BUDGET, MAX_BUDGET = 50, 5_000_000
 VERIFY = 8  # distinct best schedules run through the engine when no improvement passed it
@@ -129,9 +133,16 @@ def exact_budget(level: Level, time_limit: float) -> int:
     return max(1, int(EXACT_STATES_S * EXACT_SHARE * time_limit))
 
 
+def decode_cost_s(model: KitchenModel, tasks: int) -> float:
+    """The seconds one decode of this level is expected to take (see `DECODE_BASE_S`)."""
+    agents = len(model.agent_names)
+    cooked = sum(1 for n in model.needs if n.kind in COOKWARE_TIME)
+    per_decode = DECODE_BASE_S + DECODE_TASK_S * tasks * agents + DECODE_COOKED_S * agents * cooked
+    return per_decode * DECODE_SPARE
+
+
 def budget_for(model: KitchenModel, tasks: int, time_limit: float) -> int:
-    size = max(1, tasks * len(model.agent_names))
-    n = int(time_limit * BUDGET_SHARE / (DECODE_COST_S * size))
+    n = int(time_limit * BUDGET_SHARE / decode_cost_s(model, tasks))
     return max(MIN_BUDGET, min(MAX_BUDGET, n))
 
 
