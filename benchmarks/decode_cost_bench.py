@@ -5,7 +5,7 @@ level, seed and limit give the same plan on any machine); this measures the real
 a sample of suite levels and prints the ratio measured / estimated (1 = the limit is used as
 planned; above 1 the search overruns its share of the limit).
 
-    python benchmarks/decode_cost_bench.py                # seeds 42 and 128: 144 levels, ~2 min
+    python benchmarks/decode_cost_bench.py                # seeds 42 and 128: 144 levels, ~3 min
     python benchmarks/decode_cost_bench.py --seeds 256 --limit 2
 """
 

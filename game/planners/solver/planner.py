@@ -22,8 +22,8 @@ from .tasks import build_tasks
 DEFAULT_TIME_LIMIT = 10.0
 # seconds one decode takes: a fixed part, a part per (task x agent) and one per (agent x ingredient
 # cooked in a pot or pan), since cookware makes the decoder weigh stoves and moves; fitted on 140
-# suite levels on a 2-core machine running two searches (cost per decode 1/0.8 to 1.4 x the fit on
-# nine levels in ten), with room to spare so that a busy machine still finishes inside the limit
+# suite levels on a 2-core machine running two searches (the real cost is 0.84-1.45 x the fit on
+# nine levels in ten: `benchmarks/decode_cost_bench.py`), with room to spare for a busy machine
 DECODE_BASE_S, DECODE_TASK_S, DECODE_COOKED_S = 12.6e-6, 16.0e-6, 46.9e-6
 DECODE_SPARE = 1.25
 BUDGET_SHARE = 0.8
