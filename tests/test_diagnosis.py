@@ -47,7 +47,8 @@ CASES = {
     ),
     "cookware_rejects": (
         lambda: small([], [mv(1, 2), it("dispenser2"), mv(5, 1), it("stove1")]),
-        "agent2 has held the raw tomato since t = 1: agent2 takes the raw tomato from dispenser2",
+        "the tomato was never chopped, and pans take only chopped food: chop it on a chopping board first "
+        "(agent2 has held the raw tomato since t = 1: agent2 takes the raw tomato from dispenser2)",
         1,
     ),
     "process_failed": (
@@ -75,7 +76,7 @@ CASES = {
     ),
     "unreachable": (
         lambda: scenario("01_divided_salad"),
-        "agent1 has stood there since t = ",
+        "the plan itself: agent1 action ",
         None,
     ),
     "not_allowed": (lambda: scenario("02_divided_burgers"), "the level lets agent2 use only:", None),
@@ -97,8 +98,8 @@ CASES = {
     ),
     "wrong_dish": (
         lambda: small([mv(2, 1), it("table1"), mv(3, 1), it("serving_window")]),
-        "agent1 has held the plate (empty) since t = 1: agent1 picks up the plate (empty) from table1",
-        1,
+        "lettuce (chopped) is missing: no agent ever takes lettuce from a dispenser",
+        2,
     ),
     "stale_dish": (
         lambda: scenario("06_fresh_salads"),

@@ -130,5 +130,16 @@ def item_from_dict(d: dict[str, Any] | None) -> Item | None:
     return c
 
 
+def cooking_progress(item: dict[str, Any], t: float, on_stove: bool) -> tuple[float, float]:
+    """(done, required) time units of a pot's or pan's cooking as an Interact at t would find
+    it. Cooking advances only at events, so a snapshot's counter lags between them; the tick that
+    runs before any action at t brings it up to date. Cookware off a stove is not ticked."""
+    done = float(item.get("processed", 0) or 0)
+    required = float(item.get("required", 0) or 0)
+    if on_stove and item.get("cooking"):
+        done = min(required, done + max(0.0, t - float(item.get("stamp", 0) or 0)))
+    return done, required
+
+
 def describe(item: Item | None) -> str:
     return "nothing" if item is None else repr(item)
