@@ -8,6 +8,7 @@ from heapq import heappop, heappush
 from typing import Any
 
 from . import errors as E
+from .diagnosis import diagnose
 from .errors import ActionFailed, ErrorDetail
 from .kitchen import AgentState, Kitchen
 from .level import Level
@@ -218,7 +219,11 @@ def simulate(
     parsed = _as_plan(level, plan)
     sim = Simulation(level, parsed, rs, record)
     detail = sim.run()
-    return _result(level, rs, sim, detail)
+    result = _result(level, rs, sim, detail)
+    if record and not result.done:
+        found = diagnose(level, result, parsed)
+        result.diagnosis = found.to_dict() if found is not None else None
+    return result
 
 
 def wait_duration(d: Any) -> float:

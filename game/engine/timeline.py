@@ -111,7 +111,8 @@ class Timeline:
         if i < 0:
             return None
         s = ran[i]
-        return s if t < s.end or s.start == s.end == t else None
+        # a cut action is still under way at the stop, even one due to end at that very instant
+        return s if t < s.end or s.start == s.end == t or (s.status == "cut" and t == s.end) else None
 
     def position_at(self, agent: str, t: float) -> tuple[float, float]:
         """Where an agent stands at t, walking tile by tile along a running MoveTo."""
@@ -125,6 +126,11 @@ class Timeline:
             return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
         x, y = self.state_at(t)["agents"][agent]["pos"]
         return (float(x), float(y))
+
+    def cut_span(self, agent: str) -> ActionSpan | None:
+        """The agent's action still running when the run stopped at an error (its effect never
+        landed: a cut MoveTo never arrived), or None."""
+        return next((s for s in self.spans if s.agent == agent and s.status == "cut"), None)
 
     # -- (de)serialisation: keyframes plus deltas --------------------------------------
     def frames_to_json(self, keyframe_every: int = 32) -> list[State]:

@@ -101,7 +101,8 @@ def parse_replay(data: Any, source: str = "replay") -> Replay:
     except ReplayContentError as e:
         raise ReplayError(f"{source}: damaged replay: {e}") from None
     assert result.timeline is not None
-    return Replay(level, data["plan"], data["result"], result.timeline, data["rules"], data.get("source", {}))
+    stored = {**data["result"], "diagnosis": result.diagnosis}
+    return Replay(level, data["plan"], stored, result.timeline, data["rules"], data.get("source", {}))
 
 
 def load_replay(path: str | Path) -> Replay:

@@ -28,6 +28,7 @@ from .context import Context
 from .handlers import HANDLERS, fallback
 from .instant import order_rule, running_start, same_instant_causes
 from .model import CAUSE_KINDS, Cause, Diagnosis, summary_sentence
+from .unfinished import UNFINISHED, explain_unfinished
 
 _HANDLERS = HANDLERS  # the error kinds with their own explanation (tests check every kind has one)
 
@@ -56,10 +57,13 @@ def explain(
 
 
 def diagnose(level: Level, result: Result, plan: Mapping[str, Any] | None = None) -> Diagnosis | None:
-    """The diagnosis of a recorded run (None when it did not fail or was not recorded)."""
-    if result.error_detail is None or result.timeline is None:
+    """The diagnosis of a recorded run: of its error, or (kind 'unfinished') of the orders a plan
+    left unserved. None for a served run or one simulated without recording."""
+    if result.timeline is None or (result.error_detail is None and not result.remaining_orders):
         return None
     story = narrate(level, result.timeline, result.rules, result.error_detail)
+    if result.error_detail is None:
+        return explain_unfinished(level, story, result)
     return explain(level, story, result.error_detail, result.timeline, plan)
 
 
@@ -89,6 +93,7 @@ __all__ = [
     "CAUSE_KINDS",
     "Cause",
     "Diagnosis",
+    "UNFINISHED",
     "diagnose",
     "explain",
     "order_rule",

@@ -19,7 +19,7 @@ class Context:
 
     def __init__(self, level: Level, story: Narration, err: Mapping[str, Any], timeline: Timeline | None):
         self.level, self.story, self.err, self.timeline = level, story, err, timeline
-        self.agent = str(err.get("agent"))
+        self.agent = "" if err.get("agent") is None else str(err.get("agent"))
         index = err.get("action_index")
         self.index = index if isinstance(index, int) and not isinstance(index, bool) else None
         self.time = _float(err.get("time"))

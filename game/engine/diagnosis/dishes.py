@@ -77,7 +77,7 @@ def _wrong_order(ctx: Context, hand: Mapping[str, Any], pos: int, want: str) -> 
         f"was still the next to serve; dishes must be served in order. {where}"
     )
     fields = {"dish": dish, "expected": want, "expected_at": where}
-    return Cause("wrong_order", text, ctx.time, ctx.agent, ctx.index, fields)
+    return Cause("wrong_order", text, ctx.time, ctx.agent or None, ctx.index, fields)
 
 
 def _where_is(ctx: Context, dish: str) -> str:
@@ -102,16 +102,18 @@ def _short_state(ctx: Context, name: str, have: str, need: str) -> Cause:
             return taken
         text = f"the {name} on the plate is {have}: no pot or pan ever cooked it (the order needs it cooked)"
         return Cause(
-            "missing_step", text, ctx.time, ctx.agent, ctx.index, {"ingredient": name, "step": "cook"}
+            "missing_step", text, ctx.time, ctx.agent or None, ctx.index, {"ingredient": name, "step": "cook"}
         )
     if STATE_RANK.get(need, 0) > STATE_RANK.get(have, 0):
         e = _last_with(ctx, name)
         since = f"; it came from: t = {num(e.time)} {e.text}" if e else ""
         text = f"the {name} on the plate is {have}: it was never chopped on a chopping board{since}"
-        t, agent, index = (e.time, e.agent, e.action_index) if e else (ctx.time, ctx.agent, ctx.index)
+        t, agent, index = (e.time, e.agent, e.action_index) if e else (ctx.time, ctx.agent or None, ctx.index)
         return Cause("missing_step", text, t, agent, index, {"ingredient": name, "step": "chop"})
     text = f"the {name} on the plate is {have}, but {need} is what the order needs"
-    return Cause("missing_step", text, ctx.time, ctx.agent, ctx.index, {"ingredient": name, "step": need})
+    return Cause(
+        "missing_step", text, ctx.time, ctx.agent or None, ctx.index, {"ingredient": name, "step": need}
+    )
 
 
 def _taken_from_cookware(ctx: Context, name: str) -> Cause | None:
@@ -167,7 +169,7 @@ def _never_added(ctx: Context, name: str, state: str) -> Cause:
     fields = {"ingredient": name, "step": "add" if e else "fetch"}
     if e is None:
         text = f"{name} ({state}) is missing: no agent ever takes {name} from a dispenser"
-        return Cause("missing_step", text, ctx.time, ctx.agent, ctx.index, fields)
+        return Cause("missing_step", text, ctx.time, ctx.agent or None, ctx.index, fields)
     text = (
         f"{name} ({state}) is missing from the plate: the last that happened to it was at t = {num(e.time)}, "
         f"{e.text}, and it never went onto this plate"

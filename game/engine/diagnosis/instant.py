@@ -27,19 +27,14 @@ def running_start(spans: Sequence[ActionSpan], agent: str, t: float) -> float | 
 
 def order_rule(level: Level, spans: Sequence[ActionSpan], t: float, first: str, second: str) -> str:
     """Why the engine handled `first` before `second` at t, in words."""
-    names = level.agent_names
     a, b = running_start(spans, first, t), running_start(spans, second, t)
     if t == 0 or a is None or b is None:
-        return f"at t = 0 the engine takes the agents in map order ({', '.join(names)})"
+        return f"at t = 0 agents go in map order ({', '.join(level.agent_names)})"
     if a < b:
-        return (
-            f"{first}'s running action began earlier (t = {num(a)}) than {second}'s (t = {num(b)}), "
-            f"and the agent whose action began first is handled first"
-        )
+        return f"{first}'s running action began at t = {num(a)}, {second}'s at t = {num(b)}, and the earlier start goes first"
     if a == b:
         return (
-            f"both running actions began at t = {num(a)}, and such ties go in map order "
-            f"({first} before {second})"
+            f"both running actions began at t = {num(a)}, and ties go in map order ({first} before {second})"
         )
     return f"{first} was registered for t = {num(t)} before {second}"
 
@@ -114,11 +109,11 @@ def _due_too(ctx: Context, span: ActionSpan, plan: dict[str, Any] | None) -> Cau
     doing = action_words(span.action)
     then = f", then {action_words(nxt)}" if nxt is not None else ""
     held = ctx.held_at(other)
-    holding = f" holding {held}" if held else ""
+    holding = f", holding {held}," if held else ""
     text = (
-        f"{other} was due at the same instant, t = {num(ctx.time)} (its action {span.index}, "
-        f"{doing}{then}){holding}, but {ctx.agent} was handled first: {rule}; the run stopped at "
-        f"{ctx.agent}'s error before {other}'s action landed"
+        f"{other} was due at {ctx.station} at the same instant, t = {num(ctx.time)}{holding} (its action "
+        f"{span.index}, {doing}{then}), but {ctx.agent} was handled first: {rule}. The run stopped at "
+        f"{ctx.agent}'s error, so {other}'s action never landed"
     )
     fields = {"agents": [ctx.agent, other], "first": ctx.agent, "rule": rule}
     return Cause("same_instant", text, ctx.time, other, span.index, fields)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ERROR_WORDS
 from ..narration import num
 
 # What a cause can be. The first six are the failures that matter in a multi-agent kitchen.
@@ -83,9 +84,9 @@ class Diagnosis:
 
 
 def summary_sentence(err: dict[str, Any], action: str, first: Cause | None) -> str:
-    """'At t = 53 agent2's Interact serving_window (action 21) failed: ... Likeliest cause: ...'"""
-    who = f"agent {err.get('agent')}" if err.get("agent") is None else str(err.get("agent"))
-    head = f"At t = {num(err.get('time', 0))} {who}'s {action} (action {err.get('action_index')}) failed"
-    reason = str(err.get("reason", "")).rstrip(".")
-    text = f"{head}: {reason}." if reason else f"{head}."
-    return f"{text} Likeliest cause: {first.text.rstrip('.')}." if first is not None else text
+    """'At t = 53 agent2's Interact serving_window (action 21) served a plate that is not the next
+    order. Likeliest cause: ...'"""
+    kind = str(err.get("kind", ""))
+    words = ERROR_WORDS.get(kind, f"failed ({kind})")
+    head = f"At t = {num(err.get('time', 0))} {err.get('agent')}'s {action} (action {err.get('action_index')}) {words}."
+    return f"{head} Likeliest cause: {first.text.rstrip('.')}." if first is not None else head

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.engine import Level
+from game.engine import Level, Timeline
 
 
 def item_text(item: dict[str, Any] | None) -> str:
@@ -32,12 +32,22 @@ def _num(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
-def state_text(level: Level, state: dict[str, Any]) -> str:
-    """Agents, non-empty stations, plates waiting or on their way back, orders served."""
+def state_text(level: Level, state: dict[str, Any], timeline: Timeline | None = None) -> str:
+    """Agents, non-empty stations, plates waiting or on their way back, orders served. With the
+    run's timeline, an agent whose move the stop cut short is said to be on its way, not idle."""
     lines = []
     for name, a in state["agents"].items():
         done = " (finished)" if a.get("finished") else ""
-        lines.append(f"- {name} at [{a['pos'][0]}, {a['pos'][1]}] holding {item_text(a['held'])}{done}")
+        where = f"at [{a['pos'][0]}, {a['pos'][1]}]"
+        cut = timeline.cut_span(name) if timeline is not None else None
+        if cut is not None and cut.action.get("action") == "MoveTo" and cut.end > cut.start:
+            x, y = timeline.position_at(name, timeline.end)
+            target = cut.action.get("target")
+            where = (
+                f"on its way to {list(target) if isinstance(target, list | tuple) else target} "
+                f"(near [{round(x)}, {round(y)}] when the run stopped; it never arrived)"
+            )
+        lines.append(f"- {name} {where} holding {item_text(a['held'])}{done}")
     full = [f"{n}: {item_text(i)}" for n, i in state["stations"].items() if i is not None]
     lines.append("- on stations: " + ("; ".join(full) if full else "nothing"))
     dirty = [f"{n}: {k}" for n, k in state.get("dirty_plates", {}).items() if k]
