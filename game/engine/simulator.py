@@ -8,7 +8,6 @@ from heapq import heappop, heappush
 from typing import Any
 
 from . import errors as E
-from .diagnosis import diagnose
 from .errors import ActionFailed, ErrorDetail
 from .kitchen import AgentState, Kitchen
 from .level import Level
@@ -206,24 +205,17 @@ class Simulation:
                 agent.registered = False
 
 
-def simulate(
+def execute(
     level: Level,
     plan: Plan | Mapping[str, Any],
     rules: str | RuleSet = "paracook",
     record: bool = True,
 ) -> Result:
-    """Run `plan` in `level` under a rule set. Never raises for what happens during the run:
-    the first error stops it and is reported in the result, an unreadable action included.
-    A plan of the wrong shape (see parse_plan) raises PlanError before anything runs."""
+    """The run alone, without its diagnosis (`game.engine.simulate` adds it)."""
     rs = get_rules(rules)
-    parsed = _as_plan(level, plan)
-    sim = Simulation(level, parsed, rs, record)
+    sim = Simulation(level, as_plan(level, plan), rs, record)
     detail = sim.run()
-    result = _result(level, rs, sim, detail)
-    if record and not result.done:
-        found = diagnose(level, result, parsed)
-        result.diagnosis = found.to_dict() if found is not None else None
-    return result
+    return _result(level, rs, sim, detail)
 
 
 def wait_duration(d: Any) -> float:
@@ -241,7 +233,7 @@ def wait_duration(d: Any) -> float:
     return d
 
 
-def _as_plan(level: Level, plan: Plan | Mapping[str, Any]) -> Plan:
+def as_plan(level: Level, plan: Plan | Mapping[str, Any]) -> Plan:
     if isinstance(plan, Mapping) and all(
         isinstance(v, tuple) and all(isinstance(a, Action) for a in v) for v in plan.values()
     ):

@@ -39,15 +39,17 @@ def explain(
     error: ErrorDetail | Mapping[str, Any] | None,
     timeline: Timeline | None = None,
     plan: Mapping[str, Any] | None = None,
+    rules: str = "paracook",
 ) -> Diagnosis | None:
-    """The explanation of a failed run's error (None for a run without one). `plan` (the queues
-    as dicts) lets a same-instant conflict name what a cut agent was about to do next."""
+    """The explanation of a failed run's error (None for a run without one). With the `plan`
+    (and its rule set), a same-instant conflict is checked by running the plan again with the
+    other agent handled first, and names what a cut agent was about to do next."""
     if error is None:
         return None
     err = error.to_dict() if isinstance(error, ErrorDetail) else dict(error)
     if not err:
         return None
-    ctx = Context(level, story, err, timeline)
+    ctx = Context(level, story, err, timeline, rules)
     diagnosis = HANDLERS.get(ctx.kind, fallback)(ctx)
     if not diagnosis.causes:
         diagnosis.causes.append(ctx.plan_cause())
@@ -64,7 +66,7 @@ def diagnose(level: Level, result: Result, plan: Mapping[str, Any] | None = None
     story = narrate(level, result.timeline, result.rules, result.error_detail)
     if result.error_detail is None:
         return explain_unfinished(level, story, result)
-    return explain(level, story, result.error_detail, result.timeline, plan)
+    return explain(level, story, result.error_detail, result.timeline, plan, result.rules)
 
 
 def _plain(plan: Mapping[str, Any] | None) -> dict[str, Any] | None:
