@@ -97,7 +97,7 @@ def brute_span_at(timeline, agent, t):
             s.agent == agent
             and s.status != "rejected"
             and s.start <= t
-            and (t < s.end or s.start == s.end == t)
+            and (t < s.end or s.start == s.end == t or (s.status == "cut" and t == s.end == timeline.end))
         ):
             best = s
     return best

@@ -111,8 +111,12 @@ class Timeline:
         if i < 0:
             return None
         s = ran[i]
-        # a cut action is still under way at the stop, even one due to end at that very instant
-        return s if t < s.end or s.start == s.end == t or (s.status == "cut" and t == s.end) else None
+        # an action cut by the stop is still under way then, even one due to end at that very instant
+        return (
+            s
+            if t < s.end or s.start == s.end == t or (s.status == "cut" and t == s.end == self.end)
+            else None
+        )
 
     def position_at(self, agent: str, t: float) -> tuple[float, float]:
         """Where an agent stands at t, walking tile by tile along a running MoveTo."""

@@ -28,6 +28,7 @@ CAUSE_KINDS: dict[str, str] = {
     "stale": "the food on the plate was prepared too long before serving",
     "extra": "something on the plate that the order does not have",
     "last_event": "the failing agent's last event (an error kind without its own explanation)",
+    "no_plan": "the planner's reply never became a plan the engine could run",
 }
 
 
