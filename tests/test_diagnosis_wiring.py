@@ -137,3 +137,12 @@ def plan_of(level, plan):
     from game.engine import parse_plan
 
     return parse_plan(plan, level.agent_names)
+
+
+def test_the_docs_list_every_cause_kind():
+    from pathlib import Path
+
+    from game.engine.diagnosis import CAUSE_KINDS
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "diagnosis.md").read_text()
+    assert all(f"`{kind}`" in page for kind in CAUSE_KINDS)
