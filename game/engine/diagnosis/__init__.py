@@ -26,7 +26,7 @@ from ..result import Result
 from ..timeline import Timeline
 from .context import Context
 from .handlers import HANDLERS, fallback
-from .instant import order_rule, running_start, same_instant_causes
+from .instant import SAME_INSTANT_RULE, order_rule, rule_words, running_start, same_instant_causes
 from .model import CAUSE_KINDS, Cause, Diagnosis, summary_sentence
 from .unfinished import UNFINISHED, explain_unfinished
 
@@ -93,11 +93,13 @@ def _unique(causes: list[Cause]) -> list[Cause]:
 
 __all__ = [
     "CAUSE_KINDS",
+    "SAME_INSTANT_RULE",
     "Cause",
     "Diagnosis",
     "UNFINISHED",
     "diagnose",
     "explain",
     "order_rule",
+    "rule_words",
     "running_start",
 ]

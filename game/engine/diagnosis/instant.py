@@ -18,6 +18,12 @@ from ..timeline import ActionSpan
 from .context import HAND_KINDS, Context
 from .model import Cause
 
+SAME_INSTANT_RULE = (
+    "At one instant agents act one after another: first the agent whose running action began "
+    "earliest, ties (and t = 0) in map order (agent1, agent2, ...). An earlier agent's effect is "
+    "seen by the later ones."
+)
+
 # the error kinds where what another agent did at the same instant can decide the outcome
 STATE_ERRORS = (
     E.BAD_INTERACT,
@@ -43,18 +49,23 @@ def running_start(spans: Sequence[ActionSpan], agent: str, t: float) -> float | 
     return None
 
 
+def rule_words(
+    t: float, first: str, first_began: float | None, second: str, second_began: float | None
+) -> str:
+    """Why `first` was handled before `second` at t: the one sentence every view uses."""
+    if t == 0 or first_began is None or second_began is None:
+        return "at t = 0 agents go in map order"
+    if first_began == second_began:
+        return f"both actions began at t = {num(first_began)}, and ties go in map order"
+    return (
+        f"{first}'s action began at t = {num(first_began)}, {second}'s at t = {num(second_began)}, "
+        f"and the earlier start goes first"
+    )
+
+
 def order_rule(level: Level, spans: Sequence[ActionSpan], t: float, first: str, second: str) -> str:
     """Why the engine handled `first` before `second` at t, in words."""
-    a, b = running_start(spans, first, t), running_start(spans, second, t)
-    if t == 0 or a is None or b is None:
-        return f"at t = 0 agents go in map order ({', '.join(level.agent_names)})"
-    if a < b:
-        return f"{first}'s running action began at t = {num(a)}, {second}'s at t = {num(b)}, and the earlier start goes first"
-    if a == b:
-        return (
-            f"both running actions began at t = {num(a)}, and ties go in map order ({first} before {second})"
-        )
-    return f"{first} was registered for t = {num(t)} before {second}"
+    return rule_words(t, first, running_start(spans, first, t), second, running_start(spans, second, t))
 
 
 def same_instant_causes(ctx: Context, causes: list[Cause], plan: dict[str, Any] | None) -> list[Cause]:
@@ -94,10 +105,11 @@ def _swap_helps(ctx: Context, plan: dict[str, Any] | None, agent: str, index: in
     return span.status == "done"
 
 
-def _checked(checked: bool | None, first: str, agent: str) -> str:
+def _checked(checked: bool | None, later: str, agent: str) -> str:
+    """The note that the conflict was confirmed by running the plan again."""
     if not checked:
         return ""
-    return f" (checked: run again with {first} a moment later, {agent}'s failing action works)"
+    return f" (checked: run again with {later} a moment later, {agent}'s action works)"
 
 
 def _pending_cause(ctx: Context, plan: dict[str, Any] | None) -> Cause | None:
@@ -178,15 +190,14 @@ def _due_too(ctx: Context, span: ActionSpan, plan: dict[str, Any] | None, checke
     other = span.agent
     rule = order_rule(ctx.level, ctx.spans(), ctx.time, ctx.agent, other)
     doing = action_words(span.action)
-    then = f", then {action_words(nxt)}" if nxt is not None else ""
+    then = f", and its next action was {action_words(nxt)}" if nxt is not None else ""
     held = ctx.held_at(other)
-    holding = f", holding {held}," if held else ""
+    holding = f" (it held {held})" if held else ""
     text = (
-        f"{other} was due at {ctx.station} at the same instant, t = {num(ctx.time)}{holding} (its action "
-        f"{span.index}, {doing}{then}), but {ctx.agent} was handled first: {rule}. The run stopped at "
-        f"{ctx.agent}'s error, so {other}'s action never landed"
+        f"{other}'s action {span.index} ({doing}) was due to end at the same instant, t = {num(ctx.time)}"
+        f"{holding}{then}, but {ctx.agent} was handled first: {rule}. The run stopped at {ctx.agent}'s "
+        f"error, so {other}'s action never landed{_checked(checked, ctx.agent, ctx.agent)}"
     )
-    text += _checked(checked, ctx.agent, ctx.agent)
     fields = {"agents": [ctx.agent, other], "first": ctx.agent, "rule": rule, "checked": checked}
     return Cause("same_instant", text, ctx.time, other, span.index, fields)
 
