@@ -20,7 +20,7 @@ from .safe import is_number, number_text, preview
 from .timeline import ActionSpan, Timeline
 
 
-class _Stop(Exception):
+class RunStopped(Exception):
     """Carries the run's first error out of the event loop."""
 
     def __init__(self, detail: ErrorDetail):
@@ -37,8 +37,8 @@ class Simulation:
         self.now: float = 0
 
     # -- one agent's actions ------------------------------------------------------------
-    def fail(self, agent: AgentState, index: int, action: Action, exc: ActionFailed) -> _Stop:
-        return _Stop(ErrorDetail(agent.name, index, action.to_dict(), self.now, exc.kind, exc.reason))
+    def fail(self, agent: AgentState, index: int, action: Action, exc: ActionFailed) -> RunStopped:
+        return RunStopped(ErrorDetail(agent.name, index, action.to_dict(), self.now, exc.kind, exc.reason))
 
     def start(self, agent: AgentState, action: Action) -> float:
         """Run the start-time checks; return the action's duration."""
@@ -183,7 +183,7 @@ class Simulation:
             try:
                 for agent in order:
                     self.advance(agent)
-            except _Stop as stop:
+            except RunStopped as stop:
                 for span in self.spans.values():
                     span.status = "cut"
                 self._snapshot()
