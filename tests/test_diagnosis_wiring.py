@@ -146,3 +146,31 @@ def test_the_docs_list_every_cause_kind():
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "diagnosis.md").read_text()
     assert all(f"`{kind}`" in page for kind in CAUSE_KINDS)
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        {"error": "no_plan", "summary": "ok", "causes": [{"kind": "no_plan", "t": "x", "text": "?"}]},
+        {"error": "no_plan", "causes": "not a list of causes"},
+        {"summary": "no error field"},
+        {
+            "error": "no_plan",
+            "summary": "<script>alert(1)</script>",
+            "causes": [{"kind": "no_plan", "t": 0, "text": "x"}],
+        },
+        "a string",
+    ],
+)
+def test_a_replay_s_own_account_of_a_missing_plan_is_read_safely(failure):
+    level = small_level()
+    plan = {"agent1": [], "agent2": []}
+    result = simulate(level, plan)
+    data = replay_dict(level, plan_of(level, plan), result, {"kind": "llm", "failure": failure})
+    replay = parse_replay(json.loads(json.dumps(data)))
+    d = replay.result["diagnosis"]
+    assert d is not None and d["causes"]
+    if isinstance(failure, dict) and failure.get("summary", "").startswith("<script>"):
+        assert d["summary"] == "<script>alert(1)</script>"  # kept as text; views escape it
+    elif d["error"] != "no_plan":
+        assert d == result.diagnosis  # a malformed account gives way to the engine's

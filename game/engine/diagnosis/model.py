@@ -80,7 +80,11 @@ class Diagnosis:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Diagnosis:
-        causes = [Cause.from_dict(c) for c in d.get("causes", ())]
+        """Raises ValueError for anything not shaped like `to_dict()`'s output."""
+        causes = d.get("causes", [])
+        if not isinstance(causes, list) or not all(isinstance(c, dict) for c in causes):
+            raise ValueError("'causes' must be a list of objects")
+        causes = [Cause.from_dict(c) for c in causes]
         return cls(str(d["error"]), str(d.get("need", "")), causes, str(d.get("summary", "")))
 
 
