@@ -174,3 +174,13 @@ def test_a_replay_s_own_account_of_a_missing_plan_is_read_safely(failure):
         assert d["summary"] == "<script>alert(1)</script>"  # kept as text; views escape it
     elif d["error"] != "no_plan":
         assert d == result.diagnosis  # a malformed account gives way to the engine's
+
+
+def test_the_prompt_s_kitchen_says_cooking_as_an_interact_at_t_would_find_it():
+    from game.planners.llm.describe import state_text
+
+    level, _, result = case_run("two_cooks_pan_short_wait")
+    state = result.timeline.state_at(20)  # the tomato went into the pan at 12; the last event was 19
+    pan = state["stations"]["stove2"]
+    assert pan["processed"] < 8  # the snapshot's counter lags between events
+    assert "stove2: a pan with chopped tomato (cooking: 8 of 24 done)" in state_text(level, state, t=20)

@@ -117,7 +117,7 @@ class KitchenParallelEnv(ParallelEnv):
     def _observe(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         k, now = self.stepper.sim.kitchen, self.stepper.now
         shared = self.observer.shared(k, now)
-        words = state_text(self.level, _light_snapshot(k)) if self.text else ""
+        words = state_text(self.level, _light_snapshot(k), t=now) if self.text else ""
         obs, infos = {}, {}
         for agent in self.possible_agents:
             mine = self.deciding is not None and self.deciding.name == agent

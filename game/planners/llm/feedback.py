@@ -21,7 +21,7 @@ def plan_feedback(error: PlanError) -> str:
 def _end_state(level: Level, result: Result, t: float) -> str:
     if result.timeline is None:
         return "(not recorded)"
-    return state_text(level, result.timeline.state_at(t), result.timeline)
+    return state_text(level, result.timeline.state_at(t), result.timeline, t)
 
 
 def why_text(result: Result) -> str:
