@@ -40,6 +40,9 @@ class ActionTable:
         self.actions += [Action("Process", target=s.name) for s in self.stations]
         self.actions += [Action("Wait", duration=d) for d in range(1, max_wait + 1)]
         self._reach: dict[tuple[int, int], np.ndarray] = {}
+        self._beside: dict[tuple[int, int], list[tuple[int, object]]] = {}
+        self._keep = np.zeros(self.size, np.int8)
+        self._keep[KEEP_GOING] = 1
         self._index = {_key(a.to_dict()): i for i, a in enumerate(self.actions) if a is not None}
 
     def index(self, action: dict) -> int | None:
@@ -52,22 +55,27 @@ class ActionTable:
         return self.actions[index]
 
     def keep_going(self) -> np.ndarray:
-        mask = np.zeros(self.size, np.int8)
-        mask[KEEP_GOING] = 1
-        return mask
+        return self._keep.copy()
 
     def mask(self, kitchen: Kitchen, agent: AgentState, now: float) -> np.ndarray:
         """The legal actions of an agent that must choose now."""
         mask = np.zeros(self.size, np.int8)
         mask[self.move0 : self.interact0] = self._reachable(agent.pos)
-        x, y = agent.pos
-        for i, s in enumerate(self.stations):
-            if abs(s.x - x) + abs(s.y - y) != 1 or not _usable(kitchen, agent, s):
+        for i, s in self._stations_beside(agent.pos):
+            if not _usable(kitchen, agent, s):
                 continue
             mask[self.interact0 + i] = _interact_works(kitchen, agent, s, now)
             mask[self.process0 + i] = _process_works(kitchen, s)
         mask[self.wait0 :] = 1
         return mask
+
+    def _stations_beside(self, pos: tuple[int, int]) -> list[tuple[int, object]]:
+        found = self._beside.get(pos)
+        if found is None:
+            x, y = pos
+            found = [(i, s) for i, s in enumerate(self.stations) if abs(s.x - x) + abs(s.y - y) == 1]
+            self._beside[pos] = found
+        return found
 
     def _reachable(self, pos: tuple[int, int]) -> np.ndarray:
         row = self._reach.get(pos)
