@@ -188,3 +188,14 @@ def test_the_planner_replay_example_matches_the_engine():
     through_env = example.replay(env, plan)
     direct = simulate(env.level, plan).to_dict()
     assert (through_env["done"], through_env["time"]) == (direct["done"], direct["time"])
+
+
+def test_human_render_mode_draws_the_frame_in_a_window():
+    import pygame
+
+    env = parallel_env(TWO_COOKS, render_mode="human")
+    rollout(env, seed=5, steps=4)
+    window = pygame.display.get_surface()
+    assert window is not None and window.get_size() == env.frame().shape[1::-1]
+    env.close()
+    assert not pygame.display.get_init()

@@ -62,7 +62,8 @@ def _extras(ctx: Context, extra: list[str], want: str) -> Cause:
     text = f"the plate also holds {words}, which {want} does not have"
     since = _since_holding(ctx, extra)
     if since is not None:
-        text += f"; {ctx.agent}'s plate has held it since t = {num(since.time)}: {since.text}"
+        them = "it" if len(extra) == 1 else "them"
+        text += f"; {ctx.agent}'s plate has held {them} since t = {num(since.time)}: {since.text}"
         return Cause("extra", text, since.time, since.agent, since.action_index, {"items": extra})
     return Cause("extra", text, ctx.time, ctx.agent or None, ctx.index, {"items": extra})
 
