@@ -14,11 +14,12 @@ from typing import Any
 from game.engine import Level, Plan, PlanError, Result, parse_plan
 
 from . import KNOWLEDGE
-from .client import ChatClient, Messages, Usage
+from . import attempts as rec
+from .client import ChatClient, Messages, Reply, Usage
 from .describe import state_text
 from .feedback import engine_feedback, plan_feedback, result_feedback
 from .messages import Message, Turn, inbox_text, read_turn
-from .methods import Outcome, empty_plan, queued_text, run_plan
+from .methods import Outcome, empty_plan, queued_text, run_plan, truncation_feedback
 from .parsing import ReplyParseError
 from .prompts import compact, example_text, fill, options_text, orders_text, recipes_text
 
@@ -108,15 +109,24 @@ def round_text(level: Level, plan: Plan, result: Result, agent: Agent, n: int) -
 
 def read_batch(level: Level, agent: str, text: str) -> tuple[Turn | None, tuple | None, str | None]:
     """The turn and its checked actions, or the feedback saying why there are none."""
+    turn, batch, feedback, _ = read_reply_batch(level, agent, Reply(text, 0, 0, 0.0))
+    return turn, batch, feedback
+
+
+def read_reply_batch(
+    level: Level, agent: str, reply: Reply, limit: int | None = None
+) -> tuple[Turn | None, tuple | None, str | None, dict | None]:
+    """read_batch, plus the error on record; a reply cut at the length limit is told as such."""
     try:
-        turn = read_turn(text, agent, level.agent_names)
+        turn = read_turn(reply.text, agent, level.agent_names)
     except ReplyParseError as e:
-        return None, None, fill("dec_parse", error=str(e))
+        told = truncation_feedback(limit) if rec.truncated(reply) else fill("dec_parse", error=str(e))
+        return None, None, told, rec.reading_error(e, reply)
     try:
         plan = parse_plan({agent: turn.actions}, level.agent_names)
     except PlanError as e:
-        return turn, None, plan_feedback(e)
-    return turn, plan[agent], None
+        return turn, None, plan_feedback(e), rec.reading_error(e, reply)
+    return turn, plan[agent], None, None
 
 
 @dataclass
@@ -140,7 +150,7 @@ class Talk:
         empty = empty_plan(self.level)
         self.out = TalkOutcome(empty, run_plan(self.level, empty), "no_plan")
 
-    async def ask(self, agent: Agent, prompt: str, n: int, attempt: int) -> str:
+    async def ask(self, agent: Agent, prompt: str, n: int, attempt: int) -> Reply:
         agent.chat.append({"role": "user", "content": prompt})
         tag = {**self.tag, "agent": agent.name, "round": n, "attempt": attempt}
         reply = await self.client.complete(agent.chat, tag)
@@ -148,17 +158,27 @@ class Talk:
         self.out.usage.add(reply)
         self.out.attempts += 1
         agent.chat.append({"role": "assistant", "content": reply.text})
-        return reply.text
+        return reply
 
     async def turn(self, agent: Agent, prompt: str, n: int) -> tuple[Turn | None, tuple, str | None]:
         """The agent's batch for this round, asking again after an unreadable reply."""
         feedback = None
         for attempt in range(1, self.attempts + 1):
-            text = await self.ask(agent, prompt if feedback is None else feedback, n, attempt)
-            turn, batch, feedback = read_batch(self.level, agent.name, text)
+            reply = await self.ask(agent, prompt if feedback is None else feedback, n, attempt)
+            turn, batch, feedback, error = read_reply_batch(
+                self.level, agent.name, reply, self.client.max_tokens
+            )
+            where = {"agent": agent.name, "round": n, "attempt": attempt}
+            self.out.records.append(rec.record(reply, where, batch is not None, error))
             if batch is not None:
                 return turn, batch, None
         return None, (), feedback
+
+    def blame(self, agent: str | None, result: Result) -> None:
+        """The engine's error on record against the agent's last call, whose batch it stopped."""
+        last = next((r for r in reversed(self.out.records) if r.get("agent") == agent), None)
+        if last is not None and last["error"] is None:
+            last["error"] = rec.result_error(result)
 
     def first_prompt(self, agent: Agent, n: int) -> str:
         text = round_text(self.level, self.out.plan, self.out.result, agent, n)
@@ -230,6 +250,8 @@ class Talk:
             plan = {a: self.out.plan[a] + batches.get(a, ()) for a in self.level.agent_names}
             result = run_plan(self.level, plan)
             fault = result.error_detail.agent if result.error_detail is not None else None
+            if result.error is not None:
+                self.blame(fault, result)
             if result.error is None or fault not in batches or tries[fault] + 1 >= self.attempts:
                 break
             tries[fault] += 1
