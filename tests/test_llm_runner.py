@@ -28,7 +28,8 @@ LEVELS = ("kitchen_alpha", "kitchen_beta", "kitchen_gamma")
 
 class FakeLLM:
     """A chat-completions endpoint. Each script key (a text found in the request's first user
-    message) has a queue of steps: ("reply", text), ("status", code) or ("sleep", s, text)."""
+    message) has a queue of steps: ("reply", text), ("length", text) (a reply cut at max_tokens),
+    ("status", code) or ("sleep", s, text)."""
 
     def __init__(self) -> None:
         self.scripts: dict[str, list[tuple]] = {}
@@ -79,6 +80,7 @@ class FakeLLM:
             self.send(handler, step[1], {"error": {"message": f"scripted {step[1]}", "type": "test"}})
             return
         text = step[1]
+        finish = "length" if step[0] == "length" else "stop"
         prompt = sum(len(m["content"]) for m in body["messages"]) // 4
         self.send(
             handler,
@@ -89,7 +91,7 @@ class FakeLLM:
                 "created": 0,
                 "model": body["model"],
                 "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
                 ],
                 "usage": {
                     "prompt_tokens": prompt,

@@ -1,0 +1,208 @@
+"""LLM evaluations one can publish: a two-method run on the tutorials against the scripted local
+server (real `openai` client), its failure and paper tables, and the same tables again offline
+from the recorded replies. Nothing here leaves 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+from test_llm_runner import SECRET, FakeLLM, fenced, llm_args, result_of
+
+from game.cli import main
+from game.planners.llm.prompts import compact
+from game.planners.llm.tasks import resolve_levels
+from game.planners.solver import solve
+
+TUTORIALS = ("01_first_salad", "02_chopping", "03_cook_while_you_chop", "04_two_cooks", "05_dirty_plates")
+
+
+@cache
+def tutorial_plans() -> dict[str, tuple[str, dict]]:
+    """Each tutorial's map text as it appears in the prompt (the script key) and a good plan."""
+    out = {}
+    for task in resolve_levels(["tutorial"]):
+        name = task.id.split("/")[-1]
+        out[name] = (compact(task.level.to_paracook_map()), solve(task.level, time_limit=0.3).plan)
+    return out
+
+
+def key(name: str) -> str:
+    return tutorial_plans()[name][0]
+
+
+def good(name: str) -> str:
+    return fenced(tutorial_plans()[name][1], "Here is the plan.\n")
+
+
+def failing(name: str) -> str:
+    """A plan the engine stops: the first agent serves before it holds anything."""
+    plan = json.loads(json.dumps(tutorial_plans()[name][1]))
+    first = next(iter(plan))
+    plan[first] = [{"action": "Interact", "target": "serving_window"}, *plan[first]]
+    return fenced(plan)
+
+
+def unfinished(name: str) -> str:
+    plan = tutorial_plans()[name][1]
+    return fenced({a: [] for a in plan})
+
+
+def script_io(server) -> None:  # noqa: ANN001
+    cut = good("03_cook_while_you_chop")[: len(good("03_cook_while_you_chop")) // 2]
+    server.script(key("01_first_salad"), ("reply", good("01_first_salad")))
+    server.script(
+        key("02_chopping"),
+        ("reply", '```json\n{"agent1": [{"action": "MoveTo" "x"}]}\n```'),
+        ("reply", good("02_chopping")),
+    )
+    server.script(key("03_cook_while_you_chop"), ("length", cut), ("reply", good("03_cook_while_you_chop")))
+    server.script(key("04_two_cooks"), ("reply", failing("04_two_cooks")), ("reply", good("04_two_cooks")))
+    server.script(key("05_dirty_plates"), *[("reply", unfinished("05_dirty_plates"))] * 3)
+
+
+def script_plag(server) -> None:  # noqa: ANN001
+    for name in TUTORIALS:
+        server.script(key(name), ("reply", good(name)))
+    server.script(
+        key("04_two_cooks"),
+        ("reply", failing("04_two_cooks")),
+        ("reply", failing("04_two_cooks")),
+        ("reply", good("04_two_cooks")),
+    )
+
+
+def report(capsys, *args: str) -> str:  # noqa: ANN001
+    capsys.readouterr()
+    assert main(["report", *args]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.fixture
+def llm_server(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("FAKE_LLM_KEY", SECRET)
+    fake = FakeLLM()
+    fake.thread.start()
+    yield fake
+    fake.server.shutdown()
+    fake.server.server_close()
+
+
+@pytest.fixture
+def two_runs(llm_server, tmp_path):
+    """io and plag on the tutorials, as a researcher would run them."""
+    script_io(llm_server)
+    assert main(llm_args(llm_server, tmp_path / "io", ["tutorial"], "--max-tokens", "300")) == 0
+    script_plag(llm_server)
+    assert (
+        main(llm_args(llm_server, tmp_path / "plag", ["tutorial"], "--max-tokens", "300", method="plag")) == 0
+    )
+    return tmp_path / "io", tmp_path / "plag"
+
+
+def test_every_call_is_on_record_with_its_error(two_runs):
+    io, _ = two_runs
+    r = result_of(io, "04_two_cooks")
+    assert r["done"] and r["calls"] == 2 and [a["attempt"] for a in r["attempts"]] == [1, 2]
+    first, second = r["attempts"]
+    assert first["parsed"] and first["error"]["stage"] == "engine"
+    assert "serving_window" in first["error"]["detail"] and "diagnosis" in first["error"]
+    assert second["error"] is None and second["finish_reason"] == "stop"
+    assert first["reply"] == failing("04_two_cooks") and first["model"] == "test-model"
+    assert first["tokens"]["prompt"] > 100 and first["tokens"]["completion"] > 10 and first["latency_s"] >= 0
+    parse = result_of(io, "02_chopping")["attempts"][0]
+    assert not parse["parsed"] and parse["error"]["stage"] == "parse"
+    failed = result_of(io, "05_dirty_plates")
+    assert failed["status"] == "failed" and len(failed["attempts"]) == 3
+    assert {a["error"]["stage"] for a in failed["attempts"]} == {"unfinished"}
+
+
+def test_a_truncated_reply_is_told_as_such_and_recorded(two_runs, llm_server):
+    io, _ = two_runs
+    r = result_of(io, "03_cook_while_you_chop")
+    assert r["done"] and r["truncated"] == 1
+    cut = r["attempts"][0]
+    assert cut["finish_reason"] == "length" and cut["error"] == {
+        "stage": "reply",
+        "kind": "truncated",
+        "detail": cut["error"]["detail"],
+    }
+    told = llm_server.of(key("03_cook_while_you_chop"))[1]["messages"][-1]["content"]
+    assert "cut off" in told and "length limit (300 tokens)" in told and "Expecting" not in told
+
+
+def test_the_failure_table_counts_by_hand(two_runs, capsys):
+    io, plag = two_runs
+    data = json.loads(report(capsys, str(io), str(plag), "--failures", "--format", "json", "--prices", "2,8"))
+    by_run = {o["run"]: o for o in data["outcomes"]}
+    o = by_run["io test-model"]
+    assert o["tasks"] == 5 and o["first_try_SR"]["value"] == 20.0 and o["final_SR"]["value"] == 80.0
+    assert (o["fixed_by_feedback"], o["first_try_failed"], o["truncated_calls"]) == (3, 4, 1)
+    assert o["calls_per_task"]["value"] == pytest.approx((1 + 2 + 2 + 2 + 3) / 5)
+    assert o["prompt_tokens_per_task"]["low"] >= 0 and o["latency_s_per_task"]["low"] >= 0
+    results = [json.loads(f.read_text()) for f in (io / "results").glob("*.json")]
+    spent = sum(2 * r["tokens_in"] + 8 * r["tokens_out"] for r in results) / 1e6
+    assert o["total_cost"] == pytest.approx(spent, abs=1e-6)
+    p = by_run["plag test-model"]
+    assert (
+        p["first_try_SR"]["value"] == 80.0 and p["final_SR"]["value"] == 100.0 and p["fixed_by_feedback"] == 1
+    )
+    errors = {(e["run"], e["attempt"]): e["kinds"] for e in data["errors"]}
+    first = errors[("io test-model", 1)]
+    assert first["ok"] == 1 and first["parse"] == 1 and first["reply: truncated"] == 1
+    assert first["unfinished"] == 1 and sum(v for k, v in first.items() if k.startswith("engine")) == 1
+    assert errors[("io test-model", 3)] == {"unfinished": 1}
+    md = report(capsys, str(io), str(plag), "--failures")
+    assert "| io test-model | 5 | 20.00 [" in md and "3 of 4" in md
+    csv = report(capsys, str(io), str(plag), "--failures", "--format", "csv")
+    assert "io test-model,outcomes,,fixed_by_feedback,3" in csv
+
+
+def test_the_paper_table_and_its_latex(two_runs, capsys):
+    io, plag = two_runs
+    md = report(capsys, str(io), str(plag), "--layout", "paper")
+    lines = md.splitlines()
+    assert lines[0].startswith("| method | easy: SR | easy: PR | easy: nOCT |")
+    assert lines[2].startswith("| io test-model |") and lines[3].startswith("| plag test-model |")
+    assert "| all: SR |" in lines[0] or "all: SR" in lines[0]
+    tex = report(capsys, str(io), str(plag), "--layout", "paper", "--format", "latex")
+    assert "\\begin{tabular}" in tex and "\\multicolumn{3}{c}{all ($n=5$)}" in tex
+    assert "io test-model & " in tex and "\\%" in tex and tex.count("\\\\") == 4
+
+
+def test_replay_from_reproduces_the_tables_offline(two_runs, llm_server, tmp_path, capsys, monkeypatch):
+    io, plag = two_runs
+    llm_server.server.shutdown()
+    llm_server.server.server_close()
+    monkeypatch.delenv("FAKE_LLM_KEY")
+    for run in (io, plag):
+        args = [
+            "llm",
+            "--replay-from",
+            str(run),
+            "--out",
+            str(tmp_path / f"again-{run.name}"),
+            "--no-progress",
+        ]
+        assert main(args) == 0
+    again = [str(tmp_path / "again-io"), str(tmp_path / "again-plag")]
+    for extra in (["--failures"], ["--layout", "paper"], ["--failures", "--format", "json"]):
+        assert report(capsys, *again, *extra) == report(capsys, str(io), str(plag), *extra)
+    r = result_of(tmp_path / "again-io", "04_two_cooks")
+    assert r["attempts"][0]["reply"] == failing("04_two_cooks")
+    settings = json.loads((tmp_path / "again-io" / "run.json").read_text())
+    assert settings["replayed_from"] == str(io) and settings["endpoint"] is None
+
+
+def test_runs_of_one_label_stay_apart_unless_pooled(two_runs, llm_server, tmp_path, capsys):
+    io, _ = two_runs
+    script_plag(llm_server)  # a second io run: every task served at once
+    second = tmp_path / "io2"
+    assert main(llm_args(llm_server, second, ["tutorial"], "--max-tokens", "300")) == 0
+    rows = json.loads(report(capsys, str(io), str(second), "--format", "json"))
+    alls = {r["run"]: r["metrics"]["SR"]["value"] for r in rows if r["group"] == "all"}
+    assert alls == {"io test-model [io]": 80.0, "io test-model [io2]": 100.0}
+    pooled = json.loads(report(capsys, str(io), str(second), "--format", "json", "--pool", "--dedupe", "all"))
+    row = next(r for r in pooled if r["group"] == "all")
+    assert row["tasks"] == 10 and row["extras"]["runs"] == f"{io} + {second}"
