@@ -5,10 +5,12 @@ from the recorded replies. Nothing here leaves 127.0.0.1."""
 from __future__ import annotations
 
 import json
+import threading
 from functools import cache
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from test_llm_runner import SECRET, FakeLLM, fenced, llm_args, result_of
+from test_llm_runner import LEVELS, SECRET, FakeLLM, fenced, good_plan, llm_args, result_of, write_levels
 
 from game.cli import main
 from game.planners.llm.prompts import compact
@@ -16,6 +18,38 @@ from game.planners.llm.tasks import resolve_levels
 from game.planners.solver import solve
 
 TUTORIALS = ("01_first_salad", "02_chopping", "03_cook_while_you_chop", "04_two_cooks", "05_dirty_plates")
+
+
+class RawServer:
+    """Answers each request with the next of the given raw bodies (the last repeats)."""
+
+    def __init__(self, bodies: list[bytes]) -> None:
+        queue = list(bodies)
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args: object) -> None:
+                pass
+
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                body = queue.pop(0) if len(queue) > 1 else queue[0]
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, args=(0.05,), daemon=True).start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
 
 
 @cache
@@ -206,3 +240,165 @@ def test_runs_of_one_label_stay_apart_unless_pooled(two_runs, llm_server, tmp_pa
     pooled = json.loads(report(capsys, str(io), str(second), "--format", "json", "--pool", "--dedupe", "all"))
     row = next(r for r in pooled if r["group"] == "all")
     assert row["tasks"] == 10 and row["extras"]["runs"] == f"{io} + {second}"
+
+
+# -- one folder, one experiment ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "named"),
+    [
+        (["--temperature", "0.9"], "temperature: null in the folder, 0.9 now"),
+        (["--attempts", "1"], "attempts: 3 in the folder, 1 now"),
+        (["--max-tokens", "50"], "max_tokens: null in the folder, 50 now"),
+        (["--method", "cot"], 'method: "io" in the folder, "cot" now'),
+        (["--mode", "decentralized"], "mode:"),
+        (["--base-url", "http://127.0.0.1:9/v1"], "endpoint:"),
+        (["--label", "other"], 'label: null in the folder, "other" now'),
+    ],
+)
+def test_a_resume_with_another_setting_is_refused_naming_it(llm_server, tmp_path, capsys, extra, named):
+    levels = write_levels(tmp_path, LEVELS[:1])
+    llm_server.script("kitchen_alpha", ("reply", fenced(good_plan())))
+    out = tmp_path / "run"
+    assert main(llm_args(llm_server, out, levels)) == 0
+    before = (out / "run.json").read_text()
+    capsys.readouterr()
+    args = llm_args(llm_server, out, levels) + extra
+    if "--method" in extra:  # the later --method wins in argparse
+        args = llm_args(llm_server, out, levels, method="cot")
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "not resumed" in err and named in err and "--force-new NAME" in err
+    assert (out / "run.json").read_text() == before
+
+
+def test_other_levels_and_several_differences_are_each_named(llm_server, tmp_path, capsys):
+    levels = write_levels(tmp_path, LEVELS)
+    for name in LEVELS:
+        llm_server.script(name, ("reply", fenced(good_plan())))
+    out = tmp_path / "run"
+    assert main(llm_args(llm_server, out, levels[:2])) == 0
+    capsys.readouterr()
+    assert main(llm_args(llm_server, out, levels, "--temperature", "0.5", "--attempts", "2")) == 2
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("  ")]
+    assert [line.split(":")[0].strip() for line in lines] == [
+        "temperature",
+        "attempts",
+        "tasks",
+        "levels_hash",
+    ]
+    assert len(llm_server.of("kitchen_gamma")) == 0  # nothing ran
+
+
+def test_force_new_starts_a_run_beside_the_folder_and_labels_name_runs(llm_server, tmp_path, capsys):
+    levels = write_levels(tmp_path, LEVELS[:1])
+    llm_server.script("kitchen_alpha", ("reply", fenced(good_plan())), ("reply", fenced(good_plan())))
+    out = tmp_path / "run"
+    assert main(llm_args(llm_server, out, levels)) == 0
+    assert (
+        main(
+            llm_args(
+                llm_server, out, levels, "--temperature", "0", "--force-new", "cold", "--label", "io t=0"
+            )
+        )
+        == 0
+    )
+    cold = json.loads((tmp_path / "cold" / "run.json").read_text())
+    assert cold["temperature"] == 0 and cold["label"] == "io t=0"
+    assert result_of(tmp_path / "cold", "kitchen_alpha")["label"] == "io t=0"
+    assert main(llm_args(llm_server, out, levels, "--force-new", "cold")) == 2
+    assert "already holds a run" in capsys.readouterr().err
+    rows = json.loads(report(capsys, str(out), str(tmp_path / "cold"), "--format", "json"))
+    assert sorted({r["run"] for r in rows}) == ["io t=0", "io test-model"]
+
+
+def test_retry_failed_runs_failed_tasks_again_and_keeps_the_earlier_outcome(llm_server, tmp_path):
+    levels = write_levels(tmp_path, LEVELS[:2])
+    short = {"agent1": [], "agent2": []}
+    llm_server.script("kitchen_alpha", ("reply", fenced(good_plan())))
+    llm_server.script("kitchen_beta", ("reply", fenced(short)))
+    out = tmp_path / "run"
+    assert main(llm_args(llm_server, out, levels, "--attempts", "1")) == 0
+    assert result_of(out, "kitchen_beta")["status"] == "failed"
+    llm_server.script("kitchen_beta", ("reply", fenced(good_plan())))
+    assert main(llm_args(llm_server, out, levels, "--attempts", "1")) == 0  # a plain resume: nothing to do
+    assert len(llm_server.of("kitchen_beta")) == 1
+    assert main(llm_args(llm_server, out, levels, "--attempts", "1", "--retry-failed")) == 0
+    r = result_of(out, "kitchen_beta")
+    assert r["status"] == "done" and r["earlier_runs"][0]["status"] == "failed"
+    assert len(llm_server.of("kitchen_alpha")) == 1  # a served task is not run again
+
+
+def test_the_endpoint_is_kept_without_credentials():
+    from game.planners.llm.settings import endpoint
+
+    assert (
+        endpoint("https://user:sk-secret@api.example.com:8443/v1?key=sk-2#x")
+        == "https://api.example.com:8443/v1"
+    )
+    assert endpoint(None) is None
+
+
+# -- hostile replies in the record --------------------------------------------------------------
+
+
+def hostile_completion(content: str, usage: str) -> bytes:
+    body = (
+        '{"id": "x", "object": "chat.completion", "created": 0, "model": "served-model", "choices": '
+        f'[{{"index": 0, "message": {{"role": "assistant", "content": {content}}}, "finish_reason": "stop"}}], '
+        f'"usage": {usage}}}'
+    )
+    return body.encode()
+
+
+@pytest.mark.parametrize(
+    ("content", "usage"),
+    [
+        (json.dumps("x" * 300_000), '{"prompt_tokens": 5, "completion_tokens": 5}'),
+        ('"\\ud800 not a plan \\udfff"', '{"prompt_tokens": NaN, "completion_tokens": Infinity}'),
+        ('"<b>plan</b> \\u0000"', '{"prompt_tokens": -7, "completion_tokens": 1e400}'),
+        ('"ok"', '{"prompt_tokens": "12", "completion_tokens": [1]}'),
+    ],
+    ids=["huge", "surrogates-nan", "markup-overflow", "strings"],
+)
+def test_hostile_replies_are_recorded_and_replayed(tmp_path, capsys, monkeypatch, content, usage):
+    """Huge replies, lone surrogates, NaN or absurd usage: the record stays valid JSON with counts
+    >= 0, the report reads it, and a replay feeds back the very same reply."""
+    good = fenced(good_plan())
+    bodies = [hostile_completion(content, usage), hostile_completion(json.dumps(good), usage)]
+    server = RawServer(bodies)
+    monkeypatch.setenv("FAKE_LLM_KEY", SECRET)
+    levels = write_levels(tmp_path, LEVELS[:1])
+    out = tmp_path / "run"
+    try:
+        args = [
+            "llm",
+            "--model",
+            "m",
+            "--levels",
+            *levels,
+            "--base-url",
+            server.url,
+            "--api-key-env",
+            "FAKE_LLM_KEY",
+        ]
+        assert main([*args, "--out", str(out), "--no-progress", "--backoff", "0.01"]) == 0
+    finally:
+        server.close()
+    r = result_of(out, "kitchen_alpha")
+    first = r["attempts"][0]
+    assert r["done"] and r["calls"] == 2 and not first["parsed"] and first["model"] == "served-model"
+    assert all(isinstance(v, int) and v >= 0 for a in r["attempts"] for v in a["tokens"].values())
+    assert r["tokens_in"] >= 0 and r["tokens_out"] >= 0
+    assert (first["reply"] is None) == (first["reply_chars"] > 100_000)
+    if "ud800" in content:  # lone surrogates arrive as U+FFFD, so they can be sent back and logged
+        assert first["reply"].startswith("\ufffd not a plan")
+    data = json.loads(report(capsys, str(out), "--failures", "--format", "json"))
+    assert data["outcomes"][0]["final_SR"]["value"] == 100.0
+    again = tmp_path / "again"
+    assert main(["llm", "--replay-from", str(out), "--out", str(again), "--no-progress"]) == 0
+    replayed = result_of(again, "kitchen_alpha")
+    assert [a["reply_sha256"] for a in replayed["attempts"]] == [a["reply_sha256"] for a in r["attempts"]]
+    assert replayed["time"] == r["time"]

@@ -204,13 +204,23 @@ def to_reply(response: Any, latency: float) -> Reply:
     finish = getattr(choice, "finish_reason", None)
     model = getattr(response, "model", None)
     return Reply(
-        text=(content or "")[:MAX_REPLY_CHARS],
+        text=well_formed((content or "")[:MAX_REPLY_CHARS]),
         tokens_in=_count(getattr(usage, "prompt_tokens", 0)),
         tokens_out=_count(getattr(usage, "completion_tokens", 0)),
         latency_s=latency,
         finish_reason=finish[:40] if isinstance(finish, str) else None,
         model=model[:200] if isinstance(model, str) else None,
     )
+
+
+def well_formed(text: str) -> str:
+    """The text with lone surrogates (JSON lets an endpoint send them) as U+FFFD: it can then be
+    logged, recorded and sent back in the next request like any reply."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _count(v: Any) -> int:
