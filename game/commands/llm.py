@@ -76,10 +76,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def method_label(args: argparse.Namespace) -> str:
-    """What results call the method: the --method, or `decentralized` (plus `-split`)."""
+    """What results call the method: the --method, or `decentralized-<method>` (plus `-split`)."""
     if args.mode != "decentralized":
         return args.method
-    return "decentralized" + ("-split" if args.knowledge == "split" else "")
+    from game.planners.llm.decentralized import talk_label
+
+    return talk_label(args.method, args.knowledge)
 
 
 def default_out(model: str, method: str) -> Path:
@@ -124,6 +126,13 @@ def run(args: argparse.Namespace) -> int:
         return run_replay(args)
     if not args.model or not args.levels:
         print("llm: --model and --levels are required (unless --replay-from)", file=sys.stderr)
+        return 2
+    if args.mode == "decentralized" and args.method == "msreact":
+        print(
+            "llm: --mode decentralized plans with io, cot or plag: its rounds already plan step by "
+            "step as msreact does (use msreact with --mode centralized)",
+            file=sys.stderr,
+        )
         return 2
     if (message := missing_key(args, "llm")) is not None:
         print(message, file=sys.stderr)

@@ -65,7 +65,21 @@ def system_text(level: Level, agent: str) -> str:
     )
 
 
-def task_text(level: Level, agent: str, knowledge: str, first_round: str) -> str:
+TALK_METHODS = ("io", "cot", "plag")  # msreact's step-by-step planning is what the rounds already do
+
+
+def talk_label(method: str, knowledge: str) -> str:
+    """What results call a decentralized run's method: `decentralized-plag`, `...-split`."""
+    return f"decentralized-{method}" + ("-split" if knowledge == "split" else "")
+
+
+def method_of_label(label: str) -> str:
+    """The planning method inside a talk label (`decentralized-cot-split` -> `cot`)."""
+    parts = label.split("-")
+    return parts[1] if len(parts) > 1 and parts[1] in TALK_METHODS else "io"
+
+
+def task_text(level: Level, agent: str, knowledge: str, first_round: str, method: str = "io") -> str:
     chef = level.agent_names[0]
     recipes = (
         recipes_text(level) if knows_recipes(level, agent, knowledge) else fill("dec_no_recipes", chef=chef)
@@ -78,6 +92,7 @@ def task_text(level: Level, agent: str, knowledge: str, first_round: str) -> str
         orders=orders_text(level),
         agents=", ".join(level.agent_names),
         options=options_text(level),
+        answer=fill(f"dec_method_{method}"),
         round=first_round,
     )
 
@@ -139,8 +154,14 @@ class Talk:
     rounds: int = 20
     knowledge: str = "shared"
     tag: dict[str, Any] = field(default_factory=dict)
+    method: str = "io"
 
     def __post_init__(self) -> None:
+        if self.method not in TALK_METHODS:
+            raise ValueError(
+                f"decentralized mode plans with {', '.join(TALK_METHODS)}, not {self.method!r} "
+                "(its rounds already plan step by step)"
+            )
         if self.knowledge not in KNOWLEDGE:
             raise ValueError(f"unknown knowledge {self.knowledge!r} (choose {' or '.join(KNOWLEDGE)})")
         self.agents = {
@@ -184,7 +205,8 @@ class Talk:
         text = round_text(self.level, self.out.plan, self.out.result, agent, n)
         if n > 1:
             return text
-        return "\n\n".join([example_text(), task_text(self.level, agent.name, self.knowledge, text)])
+        task = task_text(self.level, agent.name, self.knowledge, text, self.method)
+        return "\n\n".join([example_text(), task])
 
     async def play_round(self, n: int) -> bool:
         """One round; False when the run should stop."""
@@ -295,8 +317,9 @@ async def solve_talking(
     rounds: int = 20,
     knowledge: str = "shared",
     tag: dict[str, Any] | None = None,
+    method: str = "io",
 ) -> TalkOutcome:
-    return await Talk(level, client, attempts, rounds, knowledge, tag or {}).run()
+    return await Talk(level, client, attempts, rounds, knowledge, tag or {}, method).run()
 
 
 def talk_fields(o: TalkOutcome) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from game.levels.task import task_info
 from game.replay import save_replay
 
 from .client import ChatClient, LLMError
-from .decentralized import TalkOutcome, solve_talking, talk_fields
+from .decentralized import TalkOutcome, method_of_label, solve_talking, talk_fields
 from .methods import Outcome, solve
 from .settings import differences
 from .tasks import LevelTask, file_stem, parse_shard
@@ -209,7 +209,13 @@ class LevelRun:
         self.client.log.write({**tag, "event": "start", "method": self.method})
         if self.mode == "decentralized":
             outcome: Outcome = await solve_talking(
-                task.level, self.client, self.attempts, self.rounds, self.knowledge, tag
+                task.level,
+                self.client,
+                self.attempts,
+                self.rounds,
+                self.knowledge,
+                tag,
+                method_of_label(self.method),
             )
         else:
             outcome = await solve(task.level, self.method, self.client, self.attempts, tag, self.max_steps)
