@@ -323,10 +323,10 @@ def test_report_puts_centralized_and_decentralized_runs_side_by_side(talk_server
     assert header[-8:] == [f"{m}{s}" for m in ("Msgs", "Tok/agent") for s in ("", "_low", "_high", "_n")]
 
 
-def test_decentralized_runs_end_to_end_on_human24_and_the_collab_levels(talk_server, tmp_path):
+def test_decentralized_runs_end_to_end_on_suite24_and_the_collab_levels(talk_server, tmp_path):
     talk_server.script("", *[("reply", say([FINISH], {"to": "all", "text": "I am done."}))] * 60)
     out = tmp_path / "run"
-    assert main(talk_args(talk_server, out, ["human24", "collab"], "--concurrency", "4")) == 0
+    assert main(talk_args(talk_server, out, ["suite24", "collab"], "--concurrency", "4")) == 0
     results = sorted((out / "results").glob("*.json"))
     assert len(results) == 24 + 4 and len(list((out / "replays").glob("*.json"))) == 28
     for f in results:

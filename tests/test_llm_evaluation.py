@@ -402,3 +402,45 @@ def test_hostile_replies_are_recorded_and_replayed(tmp_path, capsys, monkeypatch
     replayed = result_of(again, "kitchen_alpha")
     assert [a["reply_sha256"] for a in replayed["attempts"]] == [a["reply_sha256"] for a in r["attempts"]]
     assert replayed["time"] == r["time"]
+
+
+# -- task identity -------------------------------------------------------------------------------
+
+
+def test_human24_without_the_import_is_refused_with_the_command(llm_server, tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("PARACOOK_KITCHEN_DATA", str(tmp_path / "data"))
+    assert main(llm_args(llm_server, tmp_path / "run", ["human24"])) == 2
+    err = capsys.readouterr().err
+    assert "python main.py levels import-paracook" in err and "suite24" in err
+    assert not llm_server.requests and not (tmp_path / "run" / "run.json").exists()
+    assert main(["levels", "list"]) == 0
+    listed = capsys.readouterr().out
+    assert "human24    not installed" in listed and "suite24      24 levels" in listed
+
+
+def test_human24_is_the_papers_tasks_and_one_task_has_one_id(
+    llm_server, tmp_path, capsys, monkeypatch, paracook_dir
+):
+    monkeypatch.setenv("PARACOOK_KITCHEN_DATA", str(tmp_path / "data"))
+    assert main(["levels", "import-paracook", str(paracook_dir)]) == 0
+    llm_server.script("", *[("reply", fenced({"agent1": [], "agent2": []}))] * 30)
+    out = tmp_path / "human24"
+    assert main(llm_args(llm_server, out, ["human24"], "--attempts", "1")) == 0
+    ids = sorted(json.loads((out / "run.json").read_text())["tasks"])
+    human = sorted(
+        f.relative_to(paracook_dir / "human").with_suffix("").as_posix()
+        for f in (paracook_dir / "human").rglob("*.json")
+    )
+    assert ids == human and len(ids) == 24
+    # the same task named as a map and its orders: the id of its imported level and human result
+    spec = f"{paracook_dir}/maps/burger/seed_42/agent_num_2.json:burger_cheese,burger_basic"
+    other = tmp_path / "map"
+    assert main(llm_args(llm_server, other, [spec], "--attempts", "1")) == 0
+    r = result_of(other, "burger")
+    assert r["task"]["id"] == "burger/seed_42/agent_num_2/orders_num_2" and r["task"]["suite"] == "paracook"
+    human_file = paracook_dir / "human/burger/seed_42/agent_num_2/orders_num_2.json"
+    rows = json.loads(report(capsys, str(other), str(human_file), "--by", "level", "--format", "json"))
+    assert {r["group"] for r in rows if r["group"] != "all"} == {
+        "burger/seed_42/agent_num_2/orders_num_2 (paracook)"
+    }
+    assert {r["run"] for r in rows} == {"io test-model", "human"}

@@ -28,7 +28,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--levels",
         nargs="+",
         metavar="SUITE_OR_PATH",
-        help="suite names (suite, human24, tutorial) or level files; a ParaCook map "
+        help="suite names (suite, human24 (the paper's, once imported), suite24, tutorial) or level "
+        "files; a ParaCook map "
         "needs its orders: map.json:dish1,dish2",
     )
     add_endpoint_arguments(p)
