@@ -414,3 +414,17 @@ def test_a_decentralized_engine_error_is_told_with_its_cause_and_recorded(talk_s
     r = result_of(out, "01_pan_across")
     blamed = [a for a in r["attempts"] if a["error"] and a["error"]["stage"] == "engine"]
     assert blamed and {a["agent"] for a in blamed} == {"agent1"}
+
+
+def test_a_decentralized_run_replays_offline_to_the_same_outcome(talk_server, tmp_path, monkeypatch):
+    talk_server.script("You are agent1.", *chef_script([{"to": "agent2", "text": ASK}]))
+    talk_server.script("You are agent2.", *server_script())
+    out = tmp_path / "run"
+    assert main(talk_args(talk_server, out, [PAN_LEVEL], "--method", "cot")) == 0
+    talk_server.server.shutdown()
+    monkeypatch.delenv("FAKE_LLM_KEY")
+    again = tmp_path / "again"
+    assert main(["llm", "--replay-from", str(out), "--out", str(again), "--no-progress"]) == 0
+    a, b = result_of(out, "01_pan_across"), result_of(again, "01_pan_across")
+    assert b["done"] and (b["time"], b["method"], b["plan"]) == (a["time"], "decentralized-cot", a["plan"])
+    assert b["messages"] == a["messages"] and len(b["attempts"]) == len(a["attempts"])

@@ -444,3 +444,27 @@ def test_human24_is_the_papers_tasks_and_one_task_has_one_id(
         "burger/seed_42/agent_num_2/orders_num_2 (paracook)"
     }
     assert {r["run"] for r in rows} == {"io test-model", "human"}
+
+
+def test_an_msreact_run_replays_offline_with_its_steps(llm_server, tmp_path, monkeypatch):
+    levels = write_levels(tmp_path, LEVELS[:1])
+    plan = good_plan()
+    first = {"agent1": plan["agent1"][:4], "agent2": plan["agent2"]}
+    rest = {"agent1": plan["agent1"][4:], "agent2": []}
+    wrong = {"agent1": [{"action": "Interact", "target": "serving_window"}]}
+    llm_server.script(
+        "kitchen_alpha", ("reply", fenced(first)), ("reply", fenced(wrong)), ("reply", fenced(rest))
+    )
+    out = tmp_path / "run"
+    assert main(llm_args(llm_server, out, levels, method="msreact")) == 0
+    r = result_of(out, "kitchen_alpha")
+    assert [(a["step"], a["attempt"], a["error"] and a["error"]["stage"]) for a in r["attempts"]] == [
+        (1, 1, None),
+        (2, 1, "engine"),
+        (2, 2, None),
+    ]
+    monkeypatch.delenv("FAKE_LLM_KEY")
+    again = tmp_path / "again"
+    assert main(["llm", "--replay-from", str(out), "--out", str(again), "--no-progress"]) == 0
+    b = result_of(again, "kitchen_alpha")
+    assert (b["done"], b["time"], b["steps"], b["plan"]) == (True, 38, 2, plan)
