@@ -5,11 +5,14 @@ from the recorded replies. Nothing here leaves 127.0.0.1."""
 from __future__ import annotations
 
 import json
+import math
 import threading
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_llm_runner import LEVELS, SECRET, FakeLLM, fenced, good_plan, llm_args, result_of, write_levels
 
 from game.cli import main
@@ -468,3 +471,54 @@ def test_an_msreact_run_replays_offline_with_its_steps(llm_server, tmp_path, mon
     assert main(["llm", "--replay-from", str(out), "--out", str(again), "--no-progress"]) == 0
     b = result_of(again, "kitchen_alpha")
     assert (b["done"], b["time"], b["steps"], b["plan"]) == (True, 38, 2, plan)
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**400), 10**400)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=20,
+)
+ATTEMPT_KEYS = (
+    "attempt",
+    "error",
+    "finish_reason",
+    "tokens",
+    "latency_s",
+    "reply",
+    "reply_sha256",
+    "agent",
+    "model",
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            JSON_VALUES,
+            st.dictionaries(st.sampled_from(ATTEMPT_KEYS), JSON_VALUES, max_size=len(ATTEMPT_KEYS)),
+        ),
+        max_size=5,
+    )
+)
+def test_any_recorded_attempts_give_counts_in_range_or_a_named_refusal(entries):
+    """A hand-edited or hostile `attempts` list never breaks the failure table nor a replay."""
+    from game.planners.llm.replayed import ReplayError, reply_of
+    from game.report.failures import usage_of_record
+
+    usage = usage_of_record({"attempts": entries})
+    for call in usage["calls"]:
+        assert isinstance(call["attempt"], int) and call["attempt"] >= 1
+        for k in ("prompt", "completion", "latency"):
+            assert math.isfinite(call[k]) and call[k] >= 0
+    for i, entry in enumerate(e for e in entries if isinstance(e, dict)):
+        try:
+            reply = reply_of(entry, {}, f"attempts[{i}]")
+        except ReplayError as e:
+            assert f"attempts[{i}]" in str(e)
+        else:
+            assert isinstance(reply.text, str) and reply.tokens_in >= 0 and reply.latency_s >= 0

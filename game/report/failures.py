@@ -24,7 +24,8 @@ OK = "ok"
 
 def _count(v: Any) -> float:
     """A recorded count or duration; anything not a finite number >= 0 counts 0."""
-    ok = isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v < 1e15
+    # compared before any conversion: a 400-digit int is no float, and NaN fails every comparison
+    ok = isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v < 1e15
     return float(v) if ok else 0.0
 
 
