@@ -522,3 +522,16 @@ def test_any_recorded_attempts_give_counts_in_range_or_a_named_refusal(entries):
             assert f"attempts[{i}]" in str(e)
         else:
             assert isinstance(reply.text, str) and reply.tokens_in >= 0 and reply.latency_s >= 0
+
+
+def test_token_and_message_intervals_never_go_below_zero():
+    from game.report.metrics import Run, mean_ci, talk_metrics
+
+    runs = [
+        Run("m", {"id": f"t{i}", "agents": 1}, True, 10.0, 100.0, 10.0, messages=0.0, tokens=t)
+        for i, t in enumerate([0.0, 0.0, 900.0])
+    ]
+    raw = mean_ci([0.0, 0.0, 900.0])
+    assert raw.low < 0  # the plain Student t interval would say "300 [-990.9, 1590.9]"
+    tok = talk_metrics(runs)["Tok/agent"]
+    assert (tok.value, tok.low, tok.high) == (300.0, 0.0, raw.high)

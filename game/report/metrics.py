@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
@@ -505,8 +506,8 @@ def keep_apart(runs: list[Run]) -> list[Run]:
     for r in runs:
         mine = folders[r.label]
         if len(mine) > 1:
-            names = [f.rsplit("/", 1)[-1] for f in mine if f]
-            short = r.source_run.rsplit("/", 1)[-1]
+            names = [Path(f).name for f in mine if f]
+            short = Path(r.source_run).name
             name = (short if names.count(short) == 1 else r.source_run) if r.source_run else "loose files"
             r = replace(r, label=f"{r.label} [{name}]")
         out.append(r)
