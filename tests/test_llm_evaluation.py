@@ -535,3 +535,13 @@ def test_token_and_message_intervals_never_go_below_zero():
     assert raw.low < 0  # the plain Student t interval would say "300 [-990.9, 1590.9]"
     tok = talk_metrics(runs)["Tok/agent"]
     assert (tok.value, tok.low, tok.high) == (300.0, 0.0, raw.high)
+
+
+def test_a_folder_from_an_older_version_is_not_resumed(llm_server, tmp_path, capsys):
+    levels = write_levels(tmp_path, LEVELS[:1])
+    out = tmp_path / "run"
+    out.mkdir()
+    old = {"kind": "llm", "model": "test-model", "method": "io", "attempts": 3, "levels": levels}
+    (out / "run.json").write_text(json.dumps(old))
+    assert main(llm_args(llm_server, out, levels)) == 2
+    assert "started by an older version" in capsys.readouterr().err and not llm_server.requests

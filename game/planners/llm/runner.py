@@ -67,6 +67,11 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> dict[str, Any]:
             raise RunError(f"cannot read it: {e}") from None
         if not isinstance(old, dict):
             raise RunError(f"{path}: not a run's settings; choose another --out folder")
+        if "code_version" not in old:
+            raise RunError(
+                f"{root} holds a run started by an older version, which did not record every "
+                f"setting; it is not resumed: choose another --out folder, or add --force-new NAME"
+            )
         clash = differences(old, settings)
         if clash:
             raise RunError(
