@@ -15,6 +15,7 @@ from typing import Any
 from .metrics import ALL, CONFIDENCE, UNITS, Estimate, Row, _group_key
 
 PAPER_METRICS = ("SR", "PR", "nOCT")
+DIGITS = {"OCT/LB": 2}  # decimals shown; 1 for the others (percentages, times, tiles)
 LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "&": r"\&",
@@ -92,7 +93,9 @@ def to_markdown(t: PaperTable) -> str:
     head = ["method"] + [f"{g}: {m}" for g in t.groups for m in t.metrics]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for label in t.labels:
-        cells = [label] + [cell(_estimate(t, label, g, m)) for g in t.groups for m in t.metrics]
+        cells = [label] + [
+            cell(_estimate(t, label, g, m), DIGITS.get(m, 1)) for g in t.groups for m in t.metrics
+        ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join([*lines, "", note(t)]) + "\n"
 
@@ -132,17 +135,17 @@ def to_json(t: PaperTable) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def _latex_cell(e: Estimate | None) -> str:
+def _latex_cell(e: Estimate | None, digits: int = 1) -> str:
     if e is None or math.isnan(e.value):
         return "--"
     if math.isnan(e.low):
-        return f"{e.value:.1f}"
-    return f"{e.value:.1f} {{\\scriptsize [{e.low:.1f}, {e.high:.1f}]}}"
+        return f"{e.value:.{digits}f}"
+    return f"{e.value:.{digits}f} {{\\scriptsize [{e.low:.{digits}f}, {e.high:.{digits}f}]}}"
 
 
 def to_latex(t: PaperTable) -> str:
     k = len(t.metrics)
-    spec = "l" + ("|" + "c" * k) * len(t.groups)
+    spec = "l" + "c" * k * len(t.groups)
     groups = " & ".join(
         f"\\multicolumn{{{k}}}{{c}}{{{latex_escape(g if g != ALL else 'all')} ($n={t.tasks(g)}$)}}"
         for g in t.groups
@@ -159,7 +162,9 @@ def to_latex(t: PaperTable) -> str:
         "\\midrule",
     ]
     for label in t.labels:
-        cells = [_latex_cell(_estimate(t, label, g, m)) for g in t.groups for m in t.metrics]
+        cells = [
+            _latex_cell(_estimate(t, label, g, m), DIGITS.get(m, 1)) for g in t.groups for m in t.metrics
+        ]
         lines.append(" & ".join([latex_escape(label), *cells]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
@@ -187,7 +192,7 @@ def rows_to_latex(rows: list[Row]) -> str:
     ]
     for r in rows:
         cells = [latex_escape(r.label), latex_escape(r.group), str(r.tasks)]
-        cells += [_latex_cell(r.metrics[m]) for m in METRICS]
+        cells += [_latex_cell(r.metrics[m], DIGITS.get(m, 1)) for m in METRICS]
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
