@@ -141,6 +141,9 @@ def two_runs(llm_server, tmp_path):
 def test_every_call_is_on_record_with_its_error(two_runs):
     io, _ = two_runs
     r = result_of(io, "04_two_cooks")
+    assert (
+        r["level"] == "levels/tutorial/04_two_cooks.yaml"
+    )  # not the absolute path (pytest runs from the root)
     assert r["done"] and r["calls"] == 2 and [a["attempt"] for a in r["attempts"]] == [1, 2]
     first, second = r["attempts"]
     assert first["parsed"] and first["error"]["stage"] == "engine"

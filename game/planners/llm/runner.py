@@ -25,7 +25,7 @@ from .client import ChatClient, LLMError
 from .decentralized import TalkOutcome, method_of_label, solve_talking, talk_fields
 from .methods import Outcome, solve
 from .settings import differences
-from .tasks import LevelTask, file_stem, parse_shard
+from .tasks import LevelTask, file_stem, parse_shard, portable
 
 RUN_FILE = "run.json"
 RESULTS = "results"
@@ -266,7 +266,7 @@ class LevelRun:
             tokens_in=o.usage.tokens_in,
             tokens_out=o.usage.tokens_out,
             latency_s=round(o.usage.latency_s, 3),
-            level=task.source,
+            level=portable(task.source),
             replay=os.path.relpath(replay, self.out),
         )
         if self.label:

@@ -30,6 +30,20 @@ def file_stem(task_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "__", task_id).strip("_") or "task"
 
 
+def portable(source: str) -> str:
+    """A level spec as a result keeps it: relative to the working folder when the file is inside
+    it (a published run folder names `levels/tutorial/01_first_salad.yaml`, not a home folder)."""
+    m = MAP_WITH_ORDERS.match(source)
+    path, orders = (m["path"], ":" + m["orders"]) if m else (source, "")
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return p.relative_to(Path.cwd()).as_posix() + orders
+        except ValueError:
+            return source
+    return source
+
+
 def looks_like_path(spec: str) -> bool:
     return any(c in spec for c in "/\\:") or spec.endswith((".json", ".yaml", ".yml")) or Path(spec).exists()
 
