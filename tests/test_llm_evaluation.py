@@ -548,3 +548,15 @@ def test_a_folder_from_an_older_version_is_not_resumed(llm_server, tmp_path, cap
     (out / "run.json").write_text(json.dumps(old))
     assert main(llm_args(llm_server, out, levels)) == 2
     assert "started by an older version" in capsys.readouterr().err and not llm_server.requests
+
+
+def test_every_locked_setting_is_compared_and_named():
+    from game.planners.llm.settings import LOCKED, differences
+
+    base = {key: f"value-{key}" for key in LOCKED} | {"label": "a", "started": "then", "retries": 6}
+    assert differences(base, dict(base)) == []
+    assert differences(base, base | {"started": "now", "retries": 2, "label": None}) == []
+    for key in LOCKED:
+        (line,) = differences(base, base | {key: "other"})
+        assert line == f'{key}: "value-{key}" in the folder, "other" now'
+    assert differences(base, base | {"label": "b"}) == ['label: "a" in the folder, "b" now']
