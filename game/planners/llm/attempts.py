@@ -18,7 +18,6 @@ from .parsing import ReplyParseError
 
 REPLY_KEEP = 100_000  # longer replies stay in the log only; the record keeps their length and hash
 TRUNCATED = "length"  # the finish_reason of a reply cut at max_tokens
-STAGES = ("reply", "parse", "plan", "refused", "engine", "unfinished")
 
 
 def reply_digest(text: str) -> str:

@@ -122,16 +122,11 @@ def round_text(level: Level, plan: Plan, result: Result, agent: Agent, n: int) -
     )
 
 
-def read_batch(level: Level, agent: str, text: str) -> tuple[Turn | None, tuple | None, str | None]:
-    """The turn and its checked actions, or the feedback saying why there are none."""
-    turn, batch, feedback, _ = read_reply_batch(level, agent, Reply(text, 0, 0, 0.0))
-    return turn, batch, feedback
-
-
 def read_reply_batch(
     level: Level, agent: str, reply: Reply, limit: int | None = None
 ) -> tuple[Turn | None, tuple | None, str | None, dict | None]:
-    """read_batch, plus the error on record; a reply cut at the length limit is told as such."""
+    """The turn and its checked actions, or the feedback saying why there are none, and the
+    error on record; a reply cut at the length limit is told as such."""
     try:
         turn = read_turn(reply.text, agent, level.agent_names)
     except ReplyParseError as e:
