@@ -350,3 +350,23 @@ def test_any_plan_has_its_wasted_work_and_scores_traced(a1, a2):
         assert interactions <= {(w.agent, w.index) for w in waste}
     c = collaboration(LEVEL_01, result, parse_plan(reference(PAN), LEVEL_01.agent_names))
     assert 0.0 <= c.tes <= 1.0 and 0.0 <= c.completeness <= 1.0
+
+
+def test_the_two_cooks_tutorial_is_scored_against_its_own_split_and_the_table_says_so(tmp_path, capsys):
+    path = Path(__file__).resolve().parents[1] / "levels" / "tutorial" / "04_two_cooks.yaml"
+    level = load_level(path)
+    plan = reference(path)
+    result = simulate(level, plan, record=True)
+    assert result.done and not result.error
+    rec = {**result.to_dict(), "plan": plan, "level": str(path), "task": {"id": "t"}, "method": "io"}
+    (tmp_path / "official.json").write_text(json.dumps(rec))
+    assert main(["collab", str(tmp_path), "--format", "json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["reference"].endswith("levels/tutorial/references/04_two_cooks.json")
+    assert row["completeness"] == 1.0 and row["tes"] == 1.0
+    assert main(["collab", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert (
+        "| 100% |" in out
+        and "- tutorial/04_two_cooks: the level's own, levels/tutorial/references/04_two_cooks.json" in out
+    )

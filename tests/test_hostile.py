@@ -350,7 +350,7 @@ def test_a_reply_too_deep_or_too_long_a_number_is_one_failed_attempt(tmp_path, h
     with HostileLLM([bad, "ok"], good_reply()) as server:
         assert run_llm(tmp_path, server, llm_levels(tmp_path, 1)) == 0
     (r,) = results(tmp_path).values()
-    assert r["done"] and r["attempts"] == 2
+    assert r["done"] and r["calls"] == 2
 
 
 def test_a_damaged_result_or_settings_file_in_the_run_folder_is_named(tmp_path, capsys, hostile_key):

@@ -124,7 +124,7 @@ def test_the_generator_is_seeded_and_different_seeds_differ():
 
 def test_named_suites():
     assert len(suite_levels("suite")) == 360 and all(p.is_file() for p in suite_levels("suite"))
-    human = suite_levels("human24")
+    human = suite_levels("suite24")
     assert len(human) == 24
     ids = {p.relative_to(SUITE_DIR).with_suffix("").as_posix() for p in human}
     assert "burger/seed_42/agent_num_2/orders_num_3" in ids
@@ -133,7 +133,7 @@ def test_named_suites():
     assert {i.split("/")[1] for i in ids} == {"seed_42", "seed_84", "seed_126"}
     assert len(suite_levels("hard")) == 120 and len(suite_levels("sushi")) == 60
     assert len(suite_levels("tutorial")) >= 5
-    assert set(SUITES) >= {"suite", "human24", "tutorial"}
+    assert set(SUITES) >= {"suite", "human24", "suite24", "tutorial"}
     with pytest.raises(ValueError, match="no suite called"):
         suite_levels("nonsense")
 

@@ -149,7 +149,7 @@ def test_the_pan_crosses_the_counter_because_the_chef_asks(talk_server, tmp_path
     assert main(talk_args(talk_server, out, [PAN_LEVEL])) == 0
     r = result_of(out, "01_pan_across")
     assert r["done"] and r["status"] == "done" and r["time"] == 40, r.get("last_feedback")
-    assert (r["method"], r["mode"], r["knowledge"]) == ("decentralized", "decentralized", "shared")
+    assert (r["method"], r["mode"], r["knowledge"]) == ("decentralized-io", "decentralized", "shared")
     assert [m["round"] for m in r["rounds"]] == [1, 2, 3, 4]
     assert r["messages"] == [
         {"round": 1, "sender": "agent1", "receivers": ["agent2"], "text": ASK, "time": 0},
@@ -250,7 +250,7 @@ def test_split_knowledge_hides_the_recipes_from_all_but_the_first(talk_server, t
     out = tmp_path / "run"
     assert main(talk_args(talk_server, out, [PAN_LEVEL], "--knowledge", "split")) == 0
     r = result_of(out, "01_pan_across")
-    assert r["method"] == "decentralized-split" and not r["done"]
+    assert r["method"] == "decentralized-io-split" and not r["done"]
     chef = talk_server.of("You are agent1.")[0]["messages"][1]["content"]
     server = talk_server.of("You are agent2.")[0]["messages"][1]["content"]
     assert "burger_basic: Chop meat and fry it in a pan" in chef
@@ -309,10 +309,10 @@ def test_report_puts_centralized_and_decentralized_runs_side_by_side(talk_server
     capsys.readouterr()
     assert main(["report", str(central), str(talking), "--format", "json"]) == 0
     rows = {r["run"]: r for r in json.loads(capsys.readouterr().out) if r["group"] == "all"}
-    assert set(rows) == {"io test-model", "decentralized test-model"}
+    assert set(rows) == {"io test-model", "decentralized-io test-model"}
     assert rows["io test-model"]["talk"]["Msgs"]["value"] == 0
-    assert rows["decentralized test-model"]["talk"]["Msgs"]["value"] == 3
-    for run, r in (("io test-model", c), ("decentralized test-model", t)):
+    assert rows["decentralized-io test-model"]["talk"]["Msgs"]["value"] == 3
+    for run, r in (("io test-model", c), ("decentralized-io test-model", t)):
         expected = (r["tokens_in"] + r["tokens_out"]) / 2
         assert rows[run]["talk"]["Tok/agent"]["value"] == pytest.approx(expected, abs=0.01)
     assert main(["report", str(central), str(talking)]) == 0
@@ -323,10 +323,10 @@ def test_report_puts_centralized_and_decentralized_runs_side_by_side(talk_server
     assert header[-8:] == [f"{m}{s}" for m in ("Msgs", "Tok/agent") for s in ("", "_low", "_high", "_n")]
 
 
-def test_decentralized_runs_end_to_end_on_human24_and_the_collab_levels(talk_server, tmp_path):
+def test_decentralized_runs_end_to_end_on_suite24_and_the_collab_levels(talk_server, tmp_path):
     talk_server.script("", *[("reply", say([FINISH], {"to": "all", "text": "I am done."}))] * 60)
     out = tmp_path / "run"
-    assert main(talk_args(talk_server, out, ["human24", "collab"], "--concurrency", "4")) == 0
+    assert main(talk_args(talk_server, out, ["suite24", "collab"], "--concurrency", "4")) == 0
     results = sorted((out / "results").glob("*.json"))
     assert len(results) == 24 + 4 and len(list((out / "replays").glob("*.json"))) == 28
     for f in results:
@@ -375,3 +375,56 @@ def test_a_message_to_a_finished_agent_is_reported_back(talk_server, tmp_path):
     assert [m["text"] for m in r["messages"]] == ["Where is the pan?"] and len(r["rounds"]) == 3
     third = talk_server.of("You are agent2.")[2]["messages"][-1]["content"]
     assert "message to agent1 will not be read: agent1 finished" in third
+
+
+def test_decentralized_honours_the_method_and_records_every_call(talk_server, tmp_path):
+    firsts = {}
+    for method in ("io", "plag"):
+        talk_server.requests.clear()
+        talk_server.script("You are agent1.", *chef_script([{"to": "agent2", "text": ASK}]))
+        talk_server.script("You are agent2.", *server_script())
+        out = tmp_path / method
+        assert main(talk_args(talk_server, out, [PAN_LEVEL], "--method", method)) == 0
+        r = result_of(out, "01_pan_across")
+        assert r["done"] and r["method"] == f"decentralized-{method}"
+        assert len(r["attempts"]) == r["calls"] == 7
+        assert {a["agent"] for a in r["attempts"]} == {"agent1", "agent2"}
+        assert all(a["round"] >= 1 and a["parsed"] for a in r["attempts"])
+        firsts[method] = talk_server.of("You are agent1.")[0]["messages"][-1]["content"]
+    assert firsts["io"] != firsts["plag"]
+    assert "longest chain" in firsts["plag"] and "longest chain" not in firsts["io"]
+    assert "No other text" in firsts["io"]
+
+
+def test_decentralized_refuses_msreact_in_words(talk_server, tmp_path, capsys):
+    assert main(talk_args(talk_server, tmp_path / "run", [PAN_LEVEL], "--method", "msreact")) == 2
+    assert "plans with io, cot or plag" in capsys.readouterr().err
+    assert not talk_server.requests
+
+
+def test_a_decentralized_engine_error_is_told_with_its_cause_and_recorded(talk_server, tmp_path):
+    talk_server.script(
+        "You are agent1.", *chef_script(None), ("reply", say(CHEF_R3)), ("reply", say(CHEF_R3))
+    )
+    talk_server.script("You are agent2.", *server_script())
+    out = tmp_path / "run"
+    assert main(talk_args(talk_server, out, [PAN_LEVEL])) == 0
+    told = talk_server.of("You are agent1.")[3]["messages"][-1]["content"]
+    assert "agent1's action 6 (Interact table2) failed" in told and "\n- Needed: " in told
+    r = result_of(out, "01_pan_across")
+    blamed = [a for a in r["attempts"] if a["error"] and a["error"]["stage"] == "engine"]
+    assert blamed and {a["agent"] for a in blamed} == {"agent1"}
+
+
+def test_a_decentralized_run_replays_offline_to_the_same_outcome(talk_server, tmp_path, monkeypatch):
+    talk_server.script("You are agent1.", *chef_script([{"to": "agent2", "text": ASK}]))
+    talk_server.script("You are agent2.", *server_script())
+    out = tmp_path / "run"
+    assert main(talk_args(talk_server, out, [PAN_LEVEL], "--method", "cot")) == 0
+    talk_server.server.shutdown()
+    monkeypatch.delenv("FAKE_LLM_KEY")
+    again = tmp_path / "again"
+    assert main(["llm", "--replay-from", str(out), "--out", str(again), "--no-progress"]) == 0
+    a, b = result_of(out, "01_pan_across"), result_of(again, "01_pan_across")
+    assert b["done"] and (b["time"], b["method"], b["plan"]) == (a["time"], "decentralized-cot", a["plan"])
+    assert b["messages"] == a["messages"] and len(b["attempts"]) == len(a["attempts"])

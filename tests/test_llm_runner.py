@@ -28,7 +28,8 @@ LEVELS = ("kitchen_alpha", "kitchen_beta", "kitchen_gamma")
 
 class FakeLLM:
     """A chat-completions endpoint. Each script key (a text found in the request's first user
-    message) has a queue of steps: ("reply", text), ("status", code) or ("sleep", s, text)."""
+    message) has a queue of steps: ("reply", text), ("length", text) (a reply cut at max_tokens),
+    ("status", code) or ("sleep", s, text)."""
 
     def __init__(self) -> None:
         self.scripts: dict[str, list[tuple]] = {}
@@ -79,6 +80,7 @@ class FakeLLM:
             self.send(handler, step[1], {"error": {"message": f"scripted {step[1]}", "type": "test"}})
             return
         text = step[1]
+        finish = "length" if step[0] == "length" else "stop"
         prompt = sum(len(m["content"]) for m in body["messages"]) // 4
         self.send(
             handler,
@@ -89,7 +91,7 @@ class FakeLLM:
                 "created": 0,
                 "model": body["model"],
                 "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+                    {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}
                 ],
                 "usage": {
                     "prompt_tokens": prompt,
@@ -185,7 +187,7 @@ def test_a_correct_plan_gives_a_result_a_replay_and_a_log(llm_server, tmp_path, 
     assert main(llm_args(llm_server, out, levels)) == 0
     r = result_of(out, "kitchen_alpha")
     assert r["done"] is True and r["time"] == 38 and r["error"] is None
-    assert (r["model"], r["method"], r["attempts"], r["status"]) == ("test-model", "io", 1, "done")
+    assert (r["model"], r["method"], r["calls"], r["status"]) == ("test-model", "io", 1, "done")
     assert r["task"]["id"] == "kitchen_alpha:pasta_tomato" and r["task"]["agents"] == 2
     assert r["plan"] == good_plan()
     assert r["tokens_in"] > 1000 and r["tokens_out"] > 50 and r["latency_s"] >= 0
@@ -212,7 +214,7 @@ def test_broken_json_then_a_fixed_plan(llm_server, tmp_path):
     out = tmp_path / "run"
     assert main(llm_args(llm_server, out, levels)) == 0
     r = result_of(out, "kitchen_alpha")
-    assert r["done"] and r["attempts"] == 2
+    assert r["done"] and r["calls"] == 2
     second = llm_server.of("kitchen_alpha")[1]["messages"]
     assert second[-2] == {"role": "assistant", "content": broken}
     assert "could not read a plan" in second[-1]["content"]
@@ -227,7 +229,7 @@ def test_an_invalid_plan_then_a_fix_after_the_feedback(llm_server, tmp_path):
     out = tmp_path / "run"
     assert main(llm_args(llm_server, out, levels)) == 0
     r = result_of(out, "kitchen_alpha")
-    assert r["done"] and r["attempts"] == 2 and r["time"] == 38
+    assert r["done"] and r["calls"] == 2 and r["time"] == 38
     feedback = llm_server.of("kitchen_alpha")[1]["messages"][-1]["content"]
     assert "agent2's action 3 (Interact chopping_board1) failed" in feedback
     assert "adjacent" in feedback or "next to" in feedback
@@ -241,7 +243,7 @@ def test_a_plan_that_never_works_is_recorded_as_failed(llm_server, tmp_path):
     out = tmp_path / "run"
     assert main(llm_args(llm_server, out, levels, "--attempts", "2")) == 0
     r = result_of(out, "kitchen_alpha")
-    assert not r["done"] and r["status"] == "failed" and r["attempts"] == 2
+    assert not r["done"] and r["status"] == "failed" and r["calls"] == 2
     assert r["remaining_orders"] == ["pasta_tomato"]
     assert "never served: pasta_tomato" in llm_server.of("kitchen_alpha")[1]["messages"][-1]["content"]
 
@@ -252,7 +254,7 @@ def test_a_429_is_retried_with_backoff(llm_server, tmp_path):
     out = tmp_path / "run"
     assert main(llm_args(llm_server, out, levels)) == 0
     r = result_of(out, "kitchen_alpha")
-    assert r["done"] and r["attempts"] == 1
+    assert r["done"] and r["calls"] == 1
     retries = [e for e in read_log(out / "log.jsonl") if e["event"] == "retry"]
     assert [e["error"][:8] for e in retries] == ["HTTP 429", "HTTP 503"]
     assert retries[1]["wait_s"] == 2 * retries[0]["wait_s"]
@@ -275,7 +277,7 @@ def test_a_timeout_is_retried(llm_server, tmp_path):
     out = tmp_path / "run"
     assert main(llm_args(llm_server, out, levels, "--timeout", "0.5")) == 0
     r = result_of(out, "kitchen_alpha")
-    assert r["done"] and r["attempts"] == 1 and r["latency_s"] < 1.0
+    assert r["done"] and r["calls"] == 1 and r["latency_s"] < 1.0
     retries = [e for e in read_log(out / "log.jsonl") if e["event"] == "retry"]
     assert len(retries) == 1 and "timed out" in retries[0]["error"]
 
@@ -303,7 +305,7 @@ def test_msreact_plans_in_steps_and_shows_the_state(llm_server, tmp_path):
     assert main(llm_args(llm_server, out, levels, method="msreact")) == 0
     r = result_of(out, "kitchen_alpha")
     assert r["done"] and r["time"] == 38 and r["method"] == "msreact"
-    assert r["steps"] == 2 and r["attempts"] == 3
+    assert r["steps"] == 2 and r["calls"] == 3
     assert r["plan"] == plan
     reqs = llm_server.of("kitchen_alpha")
     state = reqs[1]["messages"][-1]["content"]

@@ -19,6 +19,8 @@ PLAN = {
 class Scripted:
     """Answers every request with the same reply."""
 
+    max_tokens = None  # the reply-length limit a truncation feedback names
+
     def __init__(self, text: str) -> None:
         self.text = text
         self.requests: list[list[dict]] = []

@@ -74,7 +74,21 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"{100 * r['completeness']:.0f}% | {share(r['help_requests'])} | {share(r['help_responses'])} | "
             f"{r['wasted_actions']} ({r['wasted_time']:g}) |"
         )
+    refs = {r["task"]: r["reference"] for r in rows}
+    lines += ["", "TES and PC are measured against each task's reference plan:"]
+    lines += [f"- {task}: {_shown_reference(ref)}" for task, ref in refs.items()]
     return "\n".join(lines)
+
+
+def _shown_reference(ref: str) -> str:
+    """The level's own reference file (relative to the project when inside it), or the planner."""
+    path = Path(ref)
+    if not path.is_absolute():
+        return ref
+    try:
+        return f"the level's own, {path.relative_to(LEVELS_DIR.parent)}"
+    except ValueError:
+        return f"the level's own, {path}"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from game.levels import LevelError, load_level
 from game.levels.files import level_files, validate_files
-from game.levels.suite import SUITE_DIR, SUITES, suite_levels
+from game.levels.suite import SUITE_DIR, SUITES, NotInstalled, suite_levels
 
 NAME = "levels"
 HELP = "List, validate, import and generate level files."
@@ -43,7 +43,11 @@ def run(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     if not args.suite:
         for name, what in SUITES.items():
-            print(f"{name:10} {len(suite_levels(name)):4} levels  {what}")
+            try:
+                count = f"{len(suite_levels(name)):4} levels"
+            except NotInstalled:
+                count = "not installed"
+            print(f"{name:10} {count}  {what}")
         return 0
     try:
         paths = suite_levels(args.suite)

@@ -6,24 +6,30 @@ import argparse
 import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from game.planners.llm import KNOWLEDGE, METHODS
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
+
+if TYPE_CHECKING:
+    from game.planners.llm.client import ChatClient
 
 NAME = "llm"
 HELP = "Plan levels with an LLM (any OpenAI-compatible endpoint); resumable."
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--model", required=True, help="model name as the endpoint knows it")
+    p.add_argument(
+        "--model", help="model name as the endpoint knows it (required, except with --replay-from)"
+    )
     p.add_argument("--method", choices=METHODS, default="io", help="planning method (default io)")
     p.add_argument(
         "--levels",
         nargs="+",
-        required=True,
         metavar="SUITE_OR_PATH",
-        help="suite names (suite, human24, tutorial) or level files; a ParaCook map "
+        help="suite names (suite, human24 (the paper's, once imported), suite24, tutorial) or level "
+        "files; a ParaCook map "
         "needs its orders: map.json:dish1,dish2",
     )
     add_endpoint_arguments(p)
@@ -50,13 +56,33 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="run folder (default runs/<model>-<method>); re-running resumes it",
     )
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--label", help="a name for this run, shown by `report` instead of method and model")
+    p.add_argument(
+        "--force-new",
+        metavar="NAME",
+        help="start a new run in NAME beside the --out folder (for a run with other settings)",
+    )
+    p.add_argument(
+        "--retry-failed",
+        action="store_true",
+        help="run the folder's failed and unparsed tasks again (same settings); the earlier "
+        "outcome is kept in each result's earlier_runs",
+    )
+    p.add_argument(
+        "--replay-from",
+        metavar="RUN_DIR",
+        help="re-run a recorded run's tasks offline, feeding its recorded replies back instead "
+        "of calling an endpoint (its settings are used; give --out)",
+    )
 
 
 def method_label(args: argparse.Namespace) -> str:
-    """What results call the method: the --method, or `decentralized` (plus `-split`)."""
+    """What results call the method: the --method, or `decentralized-<method>` (plus `-split`)."""
     if args.mode != "decentralized":
         return args.method
-    return "decentralized" + ("-split" if args.knowledge == "split" else "")
+    from game.planners.llm.decentralized import talk_label
+
+    return talk_label(args.method, args.knowledge)
 
 
 def default_out(model: str, method: str) -> Path:
@@ -64,51 +90,94 @@ def default_out(model: str, method: str) -> Path:
     return Path("runs") / f"{safe}-{method}"
 
 
-def run(args: argparse.Namespace) -> int:
-    # imported here so that `llm --help` does not load openai
-    from game.planners.llm.runner import LevelRun, RunError, log_name, open_run_folder
-    from game.planners.llm.tasks import TaskError, resolve_levels, shard
+def chosen_settings(args: argparse.Namespace, method: str) -> dict:
+    """The run's settings as chosen on the command line (settings.run_settings adds the rest)."""
+    decentralized = args.mode == "decentralized"
+    return {
+        "kind": "llm",
+        "label": args.label,
+        "model": args.model,
+        "method": method,
+        "mode": args.mode,
+        "knowledge": args.knowledge if decentralized else None,
+        "rounds": args.rounds if decentralized else None,
+        "max_steps": args.max_steps if args.method == "msreact" and not decentralized else None,
+        "endpoint": args.base_url,
+        "temperature": args.temperature,
+        "max_tokens": args.max_tokens,
+        "attempts": args.attempts,
+        "timeout_s": args.timeout,
+        "retries": args.retries,
+        "levels": args.levels,
+    }
 
+
+def out_folder(args: argparse.Namespace, method: str) -> Path:
+    out = Path(args.out) if args.out else default_out(args.model, method)
+    return out.parent / args.force_new if args.force_new else out
+
+
+def run(args: argparse.Namespace) -> int:
     if args.attempts < 1 or args.concurrency < 1 or args.rounds < 1:
         print("llm: --attempts, --concurrency and --rounds must be at least 1", file=sys.stderr)
+        return 2
+    if args.replay_from:
+        from .llm_replay import run_replay
+
+        return run_replay(args)
+    if not args.model or not args.levels:
+        print("llm: --model and --levels are required (unless --replay-from)", file=sys.stderr)
+        return 2
+    if args.mode == "decentralized" and args.method == "msreact":
+        print(
+            "llm: --mode decentralized plans with io, cot or plag: its rounds already plan step by "
+            "step as msreact does (use msreact with --mode centralized)",
+            file=sys.stderr,
+        )
         return 2
     if (message := missing_key(args, "llm")) is not None:
         print(message, file=sys.stderr)
         return 2
+    # imported here so that `llm --help` does not load openai
+    from game.planners.llm.runner import RunError, log_name, open_run_folder
+    from game.planners.llm.settings import run_settings
+    from game.planners.llm.tasks import TaskError, resolve_levels, shard
+
     method = method_label(args)
-    out = Path(args.out) if args.out else default_out(args.model, method)
-    try:
-        tasks = shard(resolve_levels(args.levels), args.shard)
-        open_run_folder(
-            out,
-            {
-                "kind": "llm",
-                "model": args.model,
-                "method": method,
-                "mode": args.mode,
-                "knowledge": args.knowledge if args.mode == "decentralized" else None,
-                "rounds": args.rounds if args.mode == "decentralized" else None,
-                "base_url": args.base_url,
-                "temperature": args.temperature,
-                "attempts": args.attempts,
-                "levels": args.levels,
-            },
+    out = out_folder(args, method)
+    if args.force_new and (out / "run.json").exists():
+        print(
+            f"llm: --force-new {args.force_new}: {out} already holds a run; pick a new name", file=sys.stderr
         )
+        return 2
+    try:
+        every = resolve_levels(args.levels)
+        tasks = shard(every, args.shard)
+        settings = open_run_folder(out, run_settings(chosen_settings(args, method), every))
     except (TaskError, RunError) as e:
         print(f"llm: {e}", file=sys.stderr)
         return 2
     client = make_client(args, out / log_name(args.shard))
+    return execute(args, settings, client, tasks, out)
+
+
+def execute(args: argparse.Namespace, settings: dict, client: ChatClient, tasks: list, out: Path) -> int:
+    """Run the tasks into `out` with the run's settings; the summary line; the exit code."""
+    from game.planners.llm.runner import LevelRun
+
     runner = LevelRun(
         client,
-        method,
+        settings["method"],
         out,
-        args.attempts,
-        args.max_steps,
+        settings["attempts"],
+        settings.get("max_steps") or args.max_steps,
         args.concurrency,
         not args.no_progress,
-        args.mode,
-        args.rounds,
-        args.knowledge,
+        settings["mode"],
+        settings.get("rounds") or args.rounds,
+        settings.get("knowledge") or args.knowledge,
+        settings.get("label"),
+        args.retry_failed,
     )
     try:
         tally = asyncio.run(runner.run(tasks))

@@ -7,12 +7,15 @@ import importlib.util
 import sys
 from pathlib import Path
 
+from game.report.failures import FAILURE_FORMATS, Prices, failures
 from game.report.files import ResultError, load_runs
-from game.report.metrics import DEDUPE_MODES, FORMATS, GROUPINGS, Run, dedupe, report_rows
+from game.report.metrics import DEDUPE_MODES, FORMATS, GROUPINGS, Run, dedupe, keep_apart, report_rows
+from game.report.paper import PAPER_FORMATS, paper_table, parse_metrics, rows_to_latex
 
 PLOT_EXTRA = 'pip install -e ".[plot]"'
 NAME = "report"
 HELP = "Score result files (SR, PR, pOCT, nOCT, pMD, AU with 95% intervals)."
+TABLE_FORMATS = (*sorted(FORMATS), "latex")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -22,7 +25,37 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--by", choices=GROUPINGS, default="difficulty", help="how to group tasks (level: one row each)"
     )
-    p.add_argument("--format", choices=sorted(FORMATS), default="md", help="table format")
+    p.add_argument("--format", choices=TABLE_FORMATS, default="md", help="table format")
+    p.add_argument(
+        "--layout",
+        choices=("rows", "paper"),
+        default="rows",
+        help="rows: one row per run and group (default); paper: one row per run, the difficulty "
+        "groups as column groups (see --metrics)",
+    )
+    p.add_argument(
+        "--metrics",
+        default="SR,PR,nOCT",
+        metavar="M,M",
+        help="--layout paper: the metrics of each group (default SR,PR,nOCT)",
+    )
+    p.add_argument(
+        "--failures",
+        action="store_true",
+        help="LLM runs: first-try and final success, fixes by feedback, truncations, tokens, "
+        "latency, and calls by attempt and error kind",
+    )
+    p.add_argument(
+        "--prices",
+        metavar="IN,OUT",
+        help="--failures: prices per million prompt and completion tokens, for a cost column",
+    )
+    p.add_argument(
+        "--pool",
+        action="store_true",
+        help="pool runs of one label from different run folders (default: each folder its own row; "
+        "pooled rows name their folders)",
+    )
     p.add_argument(
         "--dedupe",
         choices=DEDUPE_MODES,
@@ -42,6 +75,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"report: --plot needs matplotlib: {PLOT_EXTRA}", file=sys.stderr)
         return 2
     try:
+        prices = Prices.parse(args.prices) if args.prices else None
+        metric_names = parse_metrics(args.metrics)
+    except ValueError as e:
+        print(f"report: {e}", file=sys.stderr)
+        return 2
+    if args.format == "latex" and (args.failures or args.study):
+        print("report: --format latex is for the metrics tables, not --failures or --study", file=sys.stderr)
+        return 2
+    try:
         runs, skipped = load_runs([Path(p) for p in args.results])
     except ResultError as e:
         print(f"error: {e}", file=sys.stderr)
@@ -54,7 +96,16 @@ def run(args: argparse.Namespace) -> int:
     if not runs:
         print("error: no results found", file=sys.stderr)
         return 2
+    if not args.pool:
+        runs = keep_apart(runs)
     runs = _deduped(runs, args.dedupe)
+    if args.failures:
+        sys.stdout.write(FAILURE_FORMATS[args.format](failures(runs, prices)))
+        return 0
+    if args.layout == "paper":
+        table = paper_table(report_rows(runs, "difficulty"), metric_names)
+        sys.stdout.write(PAPER_FORMATS[args.format](table))
+        return 0
     if args.study:
         from game.report.study import SUMMARY_FORMATS, study_summary
 
@@ -65,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         from game.report.levels import with_level_times
 
         rows = with_level_times(rows, runs, published_times())
-    sys.stdout.write(FORMATS[args.format](rows))
+    sys.stdout.write(rows_to_latex(rows) if args.format == "latex" else FORMATS[args.format](rows))
     if args.plot:
         from game.report.plot import plot_rows
 

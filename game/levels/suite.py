@@ -23,7 +23,9 @@ HUMAN_STUDY = ((42, 2), (84, 2), (126, 2), (42, 3))
 
 SUITES = {
     "suite": "the 360 benchmark tasks (6 categories x 5 seeds x 1-3 agents x 1-4 orders)",
-    "human24": "the 24 tasks of the human study (2 agents, all categories)",
+    "human24": "the paper's 24 human-study tasks (installed by `levels import-paracook`)",
+    "suite24": "24 generated two-agent tasks at the human study's seeds and order counts "
+    "(other kitchens than the paper's)",
     "tutorial": "small kitchens that teach the rules one at a time",
     "scenarios": "divided kitchens, cooks with roles, burn and freshness windows",
     "collab": "kitchens no cook can finish alone: split stations and roles, for talking agents",
@@ -65,13 +67,42 @@ def _natural(path: Path) -> list:
     return [int(p) if p.isdigit() else p for p in re.split(r"(\d+)", path.as_posix())]
 
 
+class NotInstalled(ValueError):
+    """A suite whose levels come from data that has not been imported."""
+
+
+def human_study_levels(folder: Path | None = None) -> list[Path]:
+    """The paper's 24 human-study tasks as `levels import-paracook` installs them (in `folder`,
+    by default the data folder's paracook/); NotInstalled, saying how, when any is missing."""
+    if folder is None:
+        from game.ui.store import installed_paracook_dir  # where the import writes by default
+
+        folder = installed_paracook_dir()
+    paths = [
+        folder / c / f"seed_{s}" / "agent_num_2" / f"orders_num_{n}.yaml"
+        for c in CATEGORIES
+        for s, n in HUMAN_STUDY
+    ]
+    missing = [p for p in paths if not p.is_file()]
+    if missing:
+        raise NotInstalled(
+            f"human24 is the paper's 24 human-study tasks, and {len(missing)} of them are not "
+            f"installed in {folder} (e.g. {missing[0].relative_to(folder)}); install them with "
+            "`python main.py levels import-paracook PATH/TO/ParaCook/data` (`suite24` names the "
+            "generated two-agent tasks, which are other kitchens)"
+        )
+    return paths
+
+
 def suite_levels(name: str) -> list[Path]:
     """The level files of a named suite (see SUITES), or every YAML level under a directory."""
     tasks = suite_tasks()
     if name == "suite":
         return [t.path() for t in tasks]
-    if name == "human24":
+    if name == "suite24":
         return [t.path() for t in tasks if t.agents == 2 and (t.seed, t.orders) in HUMAN_STUDY]
+    if name == "human24":
+        return human_study_levels()
     if name in HAND_MADE:
         return sorted(HAND_MADE[name].glob("*.yaml"), key=_natural)
     if name in ("easy", "medium", "hard"):

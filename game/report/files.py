@@ -21,6 +21,7 @@ from game.engine.metrics import d_max, t_max
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.levels.task import DIFFICULTY, task_info
+from game.report.failures import usage_of_record
 from game.report.metrics import Run
 from game.report.talk import talk_of_record
 
@@ -280,7 +281,17 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         where=where,
         **talk_of_record(data),
         bound=bound_of(data, path, task, level),
+        source_run=run_folder_of(path),
+        usage=usage_of_record(data),
     )
+
+
+def run_folder_of(path: Path) -> str:
+    """The `llm`/`run` folder (one holding run.json) a result file lies in; empty if none."""
+    for folder in path.parents:
+        if (folder / "run.json").is_file():
+            return str(folder)
+    return ""
 
 
 def _mtime(path: Path) -> float:

@@ -16,8 +16,9 @@ import json
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
@@ -86,6 +87,8 @@ class Run:
     messages: float | None = None  # messages the agents sent (0 for one planner; None unknown)
     tokens: float | None = None  # an LLM run's prompt and reply tokens
     bound: float | None = None  # a lower bound on any plan's OCT for the task; None if unknown
+    source_run: str = ""  # the run folder it came from (empty for loose files)
+    usage: dict[str, Any] | None = None  # an LLM run's calls (failures.usage_of_record)
 
     @property
     def agent_count(self) -> int:
@@ -247,11 +250,16 @@ def bounded(e: Estimate, name: str, tasks: int) -> Estimate:
     return Estimate(e.value, max(low, e.low), min(high, e.high), e.n)
 
 
+def at_least_zero(e: Estimate) -> Estimate:
+    """A count's interval, never below 0 (a mean of counts cannot be negative)."""
+    return e if math.isnan(e.low) else Estimate(e.value, max(0.0, e.low), e.high, e.n)
+
+
 def talk_metrics(runs: list[Run]) -> dict[str, Estimate]:
     """Messages per task and tokens per agent over the runs that recorded them (TALK)."""
     return {
-        "Msgs": mean_ci([r.messages for r in runs if r.messages is not None]),
-        "Tok/agent": mean_ci([r.tokens / r.agent_count for r in runs if r.tokens is not None]),
+        "Msgs": at_least_zero(mean_ci([r.messages for r in runs if r.messages is not None])),
+        "Tok/agent": at_least_zero(mean_ci([r.tokens / r.agent_count for r in runs if r.tokens is not None])),
     }
 
 
@@ -344,6 +352,7 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
         for group in sorted(buckets[label], key=lambda g: _group_key(by, g)):
             members = buckets[label][group]
             sources = Counter(r.progress_origin for r in members)
+            pooled = sorted({r.source_run for r in members if r.source_run})
             rows.append(
                 Row(
                     label,
@@ -352,6 +361,7 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
                     len(members),
                     metrics(members),
                     {k: sources[k] for k in PROGRESS_SOURCES if sources[k]},
+                    {"runs": " + ".join(pooled)} if len(pooled) > 1 else {},
                     talk=talk_metrics(members),
                 )
             )
@@ -392,7 +402,11 @@ def progress_notes(rows: list[Row]) -> list[str]:
 
 # Columns some rows carry besides the metrics (name -> heading), in table order; other parts of
 # the report add theirs here (per-level rows: the published human time, the planner's time).
-EXTRA_COLUMNS: dict[str, str] = {"human": "human time", "planner": "planner time"}
+EXTRA_COLUMNS: dict[str, str] = {
+    "runs": "runs pooled",
+    "human": "human time",
+    "planner": "planner time",
+}
 
 
 def extra_columns(rows: list[Row]) -> list[str]:
@@ -477,3 +491,24 @@ def to_json(rows: list[Row]) -> str:
 
 
 FORMATS: dict[str, Callable[[list[Row]], str]] = {"md": to_markdown, "csv": to_csv, "json": to_json}
+
+
+# -- runs kept apart ------------------------------------------------------------------------------
+
+
+def keep_apart(runs: list[Run]) -> list[Run]:
+    """Runs of one label from different run folders as different labels (`io gpt [run-a]`):
+    two experiments are never pooled unless asked (`report --pool`)."""
+    folders: dict[str, set[str]] = {}
+    for r in runs:
+        folders.setdefault(r.label, set()).add(r.source_run)
+    out = []
+    for r in runs:
+        mine = folders[r.label]
+        if len(mine) > 1:
+            names = [Path(f).name for f in mine if f]
+            short = Path(r.source_run).name
+            name = (short if names.count(short) == 1 else r.source_run) if r.source_run else "loose files"
+            r = replace(r, label=f"{r.label} [{name}]")
+        out.append(r)
+    return out

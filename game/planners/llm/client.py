@@ -48,6 +48,7 @@ class Reply:
     tokens_out: int
     latency_s: float
     finish_reason: str | None = None
+    model: str | None = None  # the model id the server answered with
 
 
 @dataclass
@@ -151,6 +152,7 @@ class ChatClient:
                     "response": {
                         "text": reply.text,
                         "finish_reason": reply.finish_reason,
+                        "model": reply.model,
                         "usage": {"prompt_tokens": reply.tokens_in, "completion_tokens": reply.tokens_out},
                         "latency_s": round(reply.latency_s, 3),
                     },
@@ -200,13 +202,25 @@ def to_reply(response: Any, latency: float) -> Reply:
         raise BadResponse("the answer has no message")
     usage = getattr(response, "usage", None)
     finish = getattr(choice, "finish_reason", None)
+    model = getattr(response, "model", None)
     return Reply(
-        text=(content or "")[:MAX_REPLY_CHARS],
+        text=well_formed((content or "")[:MAX_REPLY_CHARS]),
         tokens_in=_count(getattr(usage, "prompt_tokens", 0)),
         tokens_out=_count(getattr(usage, "completion_tokens", 0)),
         latency_s=latency,
-        finish_reason=finish if isinstance(finish, str) else None,
+        finish_reason=finish[:40] if isinstance(finish, str) else None,
+        model=model[:200] if isinstance(model, str) else None,
     )
+
+
+def well_formed(text: str) -> str:
+    """The text with lone surrogates (JSON lets an endpoint send them) as U+FFFD: it can then be
+    logged, recorded and sent back in the next request like any reply."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 def _count(v: Any) -> int:

@@ -14,11 +14,12 @@ from typing import Any
 from game.engine import Level, Plan, PlanError, Result, parse_plan
 
 from . import KNOWLEDGE
-from .client import ChatClient, Messages, Usage
+from . import attempts as rec
+from .client import ChatClient, Messages, Reply, Usage
 from .describe import state_text
 from .feedback import engine_feedback, plan_feedback, result_feedback
 from .messages import Message, Turn, inbox_text, read_turn
-from .methods import Outcome, empty_plan, queued_text, run_plan
+from .methods import Outcome, empty_plan, queued_text, run_plan, truncation_feedback
 from .parsing import ReplyParseError
 from .prompts import compact, example_text, fill, options_text, orders_text, recipes_text
 
@@ -64,7 +65,21 @@ def system_text(level: Level, agent: str) -> str:
     )
 
 
-def task_text(level: Level, agent: str, knowledge: str, first_round: str) -> str:
+TALK_METHODS = ("io", "cot", "plag")  # msreact's step-by-step planning is what the rounds already do
+
+
+def talk_label(method: str, knowledge: str) -> str:
+    """What results call a decentralized run's method: `decentralized-plag`, `...-split`."""
+    return f"decentralized-{method}" + ("-split" if knowledge == "split" else "")
+
+
+def method_of_label(label: str) -> str:
+    """The planning method inside a talk label (`decentralized-cot-split` -> `cot`)."""
+    parts = label.split("-")
+    return parts[1] if len(parts) > 1 and parts[1] in TALK_METHODS else "io"
+
+
+def task_text(level: Level, agent: str, knowledge: str, first_round: str, method: str = "io") -> str:
     chef = level.agent_names[0]
     recipes = (
         recipes_text(level) if knows_recipes(level, agent, knowledge) else fill("dec_no_recipes", chef=chef)
@@ -77,6 +92,7 @@ def task_text(level: Level, agent: str, knowledge: str, first_round: str) -> str
         orders=orders_text(level),
         agents=", ".join(level.agent_names),
         options=options_text(level),
+        answer=fill(f"dec_method_{method}"),
         round=first_round,
     )
 
@@ -106,17 +122,21 @@ def round_text(level: Level, plan: Plan, result: Result, agent: Agent, n: int) -
     )
 
 
-def read_batch(level: Level, agent: str, text: str) -> tuple[Turn | None, tuple | None, str | None]:
-    """The turn and its checked actions, or the feedback saying why there are none."""
+def read_reply_batch(
+    level: Level, agent: str, reply: Reply, limit: int | None = None
+) -> tuple[Turn | None, tuple | None, str | None, dict | None]:
+    """The turn and its checked actions, or the feedback saying why there are none, and the
+    error on record; a reply cut at the length limit is told as such."""
     try:
-        turn = read_turn(text, agent, level.agent_names)
+        turn = read_turn(reply.text, agent, level.agent_names)
     except ReplyParseError as e:
-        return None, None, fill("dec_parse", error=str(e))
+        told = truncation_feedback(limit) if rec.truncated(reply) else fill("dec_parse", error=str(e))
+        return None, None, told, rec.reading_error(e, reply)
     try:
         plan = parse_plan({agent: turn.actions}, level.agent_names)
     except PlanError as e:
-        return turn, None, plan_feedback(e)
-    return turn, plan[agent], None
+        return turn, None, plan_feedback(e), rec.reading_error(e, reply)
+    return turn, plan[agent], None, None
 
 
 @dataclass
@@ -129,8 +149,14 @@ class Talk:
     rounds: int = 20
     knowledge: str = "shared"
     tag: dict[str, Any] = field(default_factory=dict)
+    method: str = "io"
 
     def __post_init__(self) -> None:
+        if self.method not in TALK_METHODS:
+            raise ValueError(
+                f"decentralized mode plans with {', '.join(TALK_METHODS)}, not {self.method!r} "
+                "(its rounds already plan step by step)"
+            )
         if self.knowledge not in KNOWLEDGE:
             raise ValueError(f"unknown knowledge {self.knowledge!r} (choose {' or '.join(KNOWLEDGE)})")
         self.agents = {
@@ -140,7 +166,7 @@ class Talk:
         empty = empty_plan(self.level)
         self.out = TalkOutcome(empty, run_plan(self.level, empty), "no_plan")
 
-    async def ask(self, agent: Agent, prompt: str, n: int, attempt: int) -> str:
+    async def ask(self, agent: Agent, prompt: str, n: int, attempt: int) -> Reply:
         agent.chat.append({"role": "user", "content": prompt})
         tag = {**self.tag, "agent": agent.name, "round": n, "attempt": attempt}
         reply = await self.client.complete(agent.chat, tag)
@@ -148,23 +174,34 @@ class Talk:
         self.out.usage.add(reply)
         self.out.attempts += 1
         agent.chat.append({"role": "assistant", "content": reply.text})
-        return reply.text
+        return reply
 
     async def turn(self, agent: Agent, prompt: str, n: int) -> tuple[Turn | None, tuple, str | None]:
         """The agent's batch for this round, asking again after an unreadable reply."""
         feedback = None
         for attempt in range(1, self.attempts + 1):
-            text = await self.ask(agent, prompt if feedback is None else feedback, n, attempt)
-            turn, batch, feedback = read_batch(self.level, agent.name, text)
+            reply = await self.ask(agent, prompt if feedback is None else feedback, n, attempt)
+            turn, batch, feedback, error = read_reply_batch(
+                self.level, agent.name, reply, self.client.max_tokens
+            )
+            where = {"agent": agent.name, "round": n, "attempt": attempt}
+            self.out.records.append(rec.record(reply, where, batch is not None, error))
             if batch is not None:
                 return turn, batch, None
         return None, (), feedback
+
+    def blame(self, agent: str | None, result: Result) -> None:
+        """The engine's error on record against the agent's last call, whose batch it stopped."""
+        last = next((r for r in reversed(self.out.records) if r.get("agent") == agent), None)
+        if last is not None and last["error"] is None:
+            last["error"] = rec.result_error(result)
 
     def first_prompt(self, agent: Agent, n: int) -> str:
         text = round_text(self.level, self.out.plan, self.out.result, agent, n)
         if n > 1:
             return text
-        return "\n\n".join([example_text(), task_text(self.level, agent.name, self.knowledge, text)])
+        task = task_text(self.level, agent.name, self.knowledge, text, self.method)
+        return "\n\n".join([example_text(), task])
 
     async def play_round(self, n: int) -> bool:
         """One round; False when the run should stop."""
@@ -230,6 +267,8 @@ class Talk:
             plan = {a: self.out.plan[a] + batches.get(a, ()) for a in self.level.agent_names}
             result = run_plan(self.level, plan)
             fault = result.error_detail.agent if result.error_detail is not None else None
+            if result.error is not None:
+                self.blame(fault, result)
             if result.error is None or fault not in batches or tries[fault] + 1 >= self.attempts:
                 break
             tries[fault] += 1
@@ -273,8 +312,9 @@ async def solve_talking(
     rounds: int = 20,
     knowledge: str = "shared",
     tag: dict[str, Any] | None = None,
+    method: str = "io",
 ) -> TalkOutcome:
-    return await Talk(level, client, attempts, rounds, knowledge, tag or {}).run()
+    return await Talk(level, client, attempts, rounds, knowledge, tag or {}, method).run()
 
 
 def talk_fields(o: TalkOutcome) -> dict[str, Any]:

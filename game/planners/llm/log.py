@@ -26,7 +26,9 @@ class RunLog:
             return
         line = json.dumps({"at": round(time.time(), 3), **record}, ensure_ascii=False, default=repr)
         line = redact(line, self.secrets)
-        with self._lock, self.path.open("a", encoding="utf-8") as f:
+        # a lone surrogate (some endpoints send them) becomes its JSON escape: the line stays
+        # valid JSON and reads back to the very same text
+        with self._lock, self.path.open("a", encoding="utf-8", errors="backslashreplace") as f:
             f.write(line + "\n")
 
 

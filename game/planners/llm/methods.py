@@ -8,7 +8,8 @@ from typing import Any
 
 from game.engine import Level, Plan, PlanError, Result, Timeline, parse_plan, simulate, unreadable_actions
 
-from .client import ChatClient, Messages, Usage
+from . import attempts as rec
+from .client import ChatClient, Messages, Reply, Usage
 from .describe import action_text, state_text
 from .feedback import engine_feedback, parse_feedback, plan_feedback, result_feedback
 from .parsing import ReplyParseError, extract_plan
@@ -28,6 +29,7 @@ class Outcome:
     steps: int = 0
     usage: Usage = field(default_factory=Usage)
     note: str | None = None  # the last problem, when the task failed
+    records: list[dict[str, Any]] = field(default_factory=list)  # one per model call (attempts.py)
 
 
 def empty_plan(level: Level) -> Plan:
@@ -49,15 +51,31 @@ def try_plan(level: Level, plan: Plan) -> tuple[Result | None, str | None]:
 
 def read_plan(level: Level, text: str) -> tuple[Plan | None, str | None]:
     """A checked plan from a reply, or the feedback saying why there is none."""
+    plan, feedback, _ = read_reply(level, Reply(text, 0, 0, 0.0))
+    return plan, feedback
+
+
+def truncation_feedback(limit: int | None) -> str:
+    return fill("feedback_truncated", limit=f" ({limit} tokens)" if limit else "")
+
+
+def read_reply(
+    level: Level, reply: Reply, limit: int | None = None
+) -> tuple[Plan | None, str | None, dict | None]:
+    """A checked plan from a reply, or the feedback saying why there is none, and the error on
+    record. A reply cut at the length limit is told as such."""
     try:
-        plan = parse_plan(extract_plan(text), level.agent_names)
-    except ReplyParseError as e:
-        return None, parse_feedback(e)
-    except PlanError as e:
-        return None, plan_feedback(e)
+        plan = parse_plan(extract_plan(reply.text), level.agent_names)
+    except (ReplyParseError, PlanError) as e:
+        if rec.truncated(reply):
+            return None, truncation_feedback(limit), rec.reading_error(e, reply)
+        feedback = parse_feedback(e) if isinstance(e, ReplyParseError) else plan_feedback(e)
+        return None, feedback, rec.reading_error(e, reply)
     # a plan with unreadable actions still runs up to the first one; the model hears of all
     problems = unreadable_actions(plan)
-    return plan, plan_feedback(PlanError(problems)) if problems else None
+    if not problems:
+        return plan, None, None
+    return plan, plan_feedback(PlanError(problems)), rec.reading_error(PlanError(problems), reply)
 
 
 async def solve(
@@ -85,12 +103,16 @@ async def solve_whole(
         reply = await client.complete(messages, {**tag, "attempt": n})
         out.usage.add(reply)
         out.attempts = n
-        plan, feedback = read_plan(level, reply.text)
+        plan, feedback, error = read_reply(level, reply, client.max_tokens)
         result, refused = try_plan(level, plan) if plan is not None else (None, None)
         if plan is not None and result is not None:
             out.plan, out.result = plan, result
             out.status = "done" if out.result.done else "failed"
             feedback = feedback or result_feedback(level, out.result)
+            error = error or rec.result_error(result)
+        if refused:
+            error = rec.error("refused", "numbers", refused)
+        out.records.append(rec.record(reply, {"attempt": n}, plan is not None, error))
         feedback = refused or feedback
         out.note = feedback
         if feedback is None:
@@ -153,18 +175,21 @@ async def solve_stepwise(
     out = Outcome(empty_plan(level), run_plan(level, empty_plan(level)), "no_plan")
     misses = 0
     while out.steps < max_steps and misses < attempts:
-        reply = await client.complete(messages, {**tag, "step": out.steps + 1, "attempt": misses + 1})
+        where = {"step": out.steps + 1, "attempt": misses + 1}
+        reply = await client.complete(messages, {**tag, **where})
         out.usage.add(reply)
         out.attempts += 1
         messages.append({"role": "assistant", "content": reply.text})
-        batch, feedback = read_plan(level, reply.text)
+        batch, feedback, error = read_reply(level, reply, client.max_tokens)
         if batch is not None:
             candidate = extend(out.plan, batch)
             result, refused = try_plan(level, candidate)
             if result is None:
                 feedback = refused
+                error = rec.error("refused", "numbers", refused or "")
             elif result.error is not None:
                 feedback = feedback or engine_feedback(level, result, "msreact_error")
+                error = error or rec.result_error(result)
                 if misses + 1 >= attempts:  # the last chance failed: keep it as the final run
                     out.plan, out.result, out.status = candidate, result, "failed"
             else:
@@ -172,11 +197,13 @@ async def solve_stepwise(
                 out.steps += 1
                 misses = 0
                 out.note = None
+                out.records.append(rec.record(reply, where, True, error))
                 point = dry_point(candidate, result.timeline)
                 if result.done or point is None or not any(batch.values()):
                     break
                 messages.append({"role": "user", "content": step_prompt(level, candidate, result, point)})
                 continue
+        out.records.append(rec.record(reply, where, batch is not None, error))
         misses += 1
         out.note = feedback
         messages.append({"role": "user", "content": feedback})

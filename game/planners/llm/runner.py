@@ -23,15 +23,15 @@ from game.levels.task import task_info
 from game.replay import save_replay
 
 from .client import ChatClient, LLMError
-from .decentralized import TalkOutcome, solve_talking, talk_fields
+from .decentralized import TalkOutcome, method_of_label, solve_talking, talk_fields
 from .methods import Outcome, solve
-from .tasks import LevelTask, file_stem, parse_shard
+from .settings import differences
+from .tasks import LevelTask, file_stem, parse_shard, portable
 
 RUN_FILE = "run.json"
 RESULTS = "results"
 REPLAYS = "replays"
 MAX_NOTE_CHARS = 4000  # of the last problem kept in a replay's why box
-SAME_RUN_KEYS = ("kind", "model", "method")
 
 
 class RunError(ValueError):
@@ -42,7 +42,12 @@ def write_json_atomic(path: Path, data: Any) -> None:
     """Write to a side file and rename: an interrupted write never leaves half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    text = json.dumps(data, indent=1, ensure_ascii=False)
+    try:
+        raw = text.encode("utf-8")
+    except UnicodeEncodeError:  # a reply with lone surrogates: kept exactly, as \u escapes
+        raw = json.dumps(data, indent=1).encode("ascii")
+    tmp.write_bytes(raw + b"\n")
     os.replace(tmp, path)
 
 
@@ -53,8 +58,9 @@ def log_name(shard_spec: str | None) -> str:
     return f"log-shard-{k}-of-{n}.jsonl"
 
 
-def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
-    """Create the folder, or check that an existing one belongs to the same model and method."""
+def open_run_folder(root: Path, settings: dict[str, Any]) -> dict[str, Any]:
+    """Create the folder, or check that an existing one holds the same experiment: every locked
+    setting equal (settings.LOCKED). Returns the run's settings (a resume keeps the first ones)."""
     path = root / RUN_FILE
     if path.exists():
         try:
@@ -63,23 +69,45 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
             raise RunError(f"cannot read it: {e}") from None
         if not isinstance(old, dict):
             raise RunError(f"{path}: not a run's settings; choose another --out folder")
-        clash = [k for k in SAME_RUN_KEYS if old.get(k) != settings.get(k)]
-        if clash:
-            k = clash[0]
+        if "code_version" not in old:
             raise RunError(
-                f"{root} holds a run with {k} {old.get(k)!r}, not {settings.get(k)!r}; "
-                f"choose another --out folder"
+                f"{root} holds a run started by an older version, which did not record every "
+                f"setting; it is not resumed: choose another --out folder, or add --force-new NAME"
             )
-        return
+        clash = differences(old, settings)
+        if clash:
+            raise RunError(
+                f"{root} holds a run with other settings; it is not resumed:\n"
+                + "".join(f"  {line}\n" for line in clash)
+                + f"choose another --out folder, or add --force-new NAME to start a new run in "
+                f"{root.parent / 'NAME'}"
+            )
+        return old
     write_json_atomic(path, settings)
+    return settings
 
 
-def finished(path: Path) -> bool:
-    """A task is finished once its result file exists and reads back as JSON."""
+def finished(path: Path, only_done: bool = False) -> bool:
+    """A task is finished once its result file exists and reads back as JSON (and, with
+    `only_done`, says it served every order)."""
     try:
-        return isinstance(load_json(path), dict)
+        data = load_json(path)
     except InputError:
         return False
+    return isinstance(data, dict) and (not only_done or data.get("status") == "done")
+
+
+def earlier_runs(path: Path) -> list[dict[str, Any]]:
+    """What a task's previous result said, kept when --retry-failed runs it again."""
+    try:
+        old = load_json(path)
+    except InputError:
+        return []
+    if not isinstance(old, dict):
+        return []
+    past = old.get("earlier_runs") if isinstance(old.get("earlier_runs"), list) else []
+    keep = ("status", "done", "time", "error", "calls", "attempts")
+    return [*past, {k: old.get(k) for k in keep}]
 
 
 @dataclass
@@ -163,6 +191,8 @@ class LevelRun:
     mode: str = "centralized"  # or decentralized: one conversation per agent, with messages
     rounds: int = 20
     knowledge: str = "shared"
+    label: str | None = None
+    retry_failed: bool = False  # failed and unparsed tasks count as unfinished and run again
 
     def result_path(self, task: LevelTask) -> Path:
         return self.out / RESULTS / f"{file_stem(task.id)}.json"
@@ -174,7 +204,7 @@ class LevelRun:
         return await run_jobs(
             tasks,
             self.one,
-            lambda t: finished(self.result_path(t)),
+            lambda t: finished(self.result_path(t), self.retry_failed),
             lambda t: t.id,
             self.concurrency,
             self.progress,
@@ -186,7 +216,13 @@ class LevelRun:
         self.client.log.write({**tag, "event": "start", "method": self.method})
         if self.mode == "decentralized":
             outcome: Outcome = await solve_talking(
-                task.level, self.client, self.attempts, self.rounds, self.knowledge, tag
+                task.level,
+                self.client,
+                self.attempts,
+                self.rounds,
+                self.knowledge,
+                tag,
+                method_of_label(self.method),
             )
         else:
             outcome = await solve(task.level, self.method, self.client, self.attempts, tag, self.max_steps)
@@ -209,8 +245,13 @@ class LevelRun:
             source.update(mode=self.mode, knowledge=self.knowledge, messages=talk_fields(outcome)["messages"])
         if outcome.status == "no_plan":
             source["failure"] = no_plan_diagnosis(outcome).to_dict()
+        if self.label:
+            source["label"] = self.label
         replay = save_replay(self.replay_path(task), task.level, outcome.plan, outcome.result, source)
-        write_json_atomic(self.result_path(task), self.record(task, outcome, replay))
+        record = self.record(task, outcome, replay)
+        if self.retry_failed and self.result_path(task).exists():
+            record["earlier_runs"] = earlier_runs(self.result_path(task))
+        write_json_atomic(self.result_path(task), record)
 
     def record(self, task: LevelTask, o: Outcome, replay: Path) -> dict[str, Any]:
         rec = o.result.to_dict()
@@ -223,13 +264,18 @@ class LevelRun:
             model=self.client.model,
             method=self.method,
             status=o.status,
-            attempts=o.attempts,
+            calls=o.attempts,
+            attempts=o.records,
+            models_answered=sorted({str(r["model"]) for r in o.records if r.get("model")}),
+            truncated=sum(bool(r.get("finish_reason") == "length") for r in o.records),
             tokens_in=o.usage.tokens_in,
             tokens_out=o.usage.tokens_out,
             latency_s=round(o.usage.latency_s, 3),
-            level=task.source,
+            level=portable(task.source),
             replay=os.path.relpath(replay, self.out),
         )
+        if self.label:
+            rec["label"] = self.label
         if self.method == "msreact":
             rec["steps"] = o.steps
         if isinstance(o, TalkOutcome):

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from game.engine import Level
+from game.inputs import InputError, load_json
 from game.levels import LevelError, load_level
 
 MAP_WITH_ORDERS = re.compile(r"^(?P<path>.+?\.(?:json|yaml|yml)):(?P<orders>[^:\\]+)$")
@@ -29,19 +30,35 @@ def file_stem(task_id: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "__", task_id).strip("_") or "task"
 
 
+def portable(source: str) -> str:
+    """A level spec as a result keeps it: relative to the working folder when the file is inside
+    it (a published run folder names `levels/tutorial/01_first_salad.yaml`, not a home folder)."""
+    m = MAP_WITH_ORDERS.match(source)
+    path, orders = (m["path"], ":" + m["orders"]) if m else (source, "")
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return p.relative_to(Path.cwd()).as_posix() + orders
+        except ValueError:
+            return source
+    return source
+
+
 def looks_like_path(spec: str) -> bool:
     return any(c in spec for c in "/\\:") or spec.endswith((".json", ".yaml", ".yml")) or Path(spec).exists()
 
 
 def suite_paths(name: str) -> list[Path]:
     try:
-        from game.levels.suite import suite_levels
+        from game.levels.suite import NotInstalled, suite_levels
     except ImportError:
         raise TaskError(
             f"{name!r}: level suites are not available in this version; give level files instead"
         ) from None
     try:
         return list(suite_levels(name))
+    except NotInstalled as e:
+        raise TaskError(str(e)) from None
     except (KeyError, ValueError, LevelError) as e:
         raise TaskError(f"{name!r}: not a known level suite ({e})") from None
 
@@ -64,11 +81,38 @@ def load_spec(spec: str) -> LevelTask:
         orders = [o.strip() for o in m["orders"].split(",") if o.strip()]
         level = load_level(path, orders)
         meta = paracook_meta(path)
+        paper_id = paper_task_id(path, level)
+        if paper_id:
+            meta["suite"] = (
+                "paracook"  # the very task of the paper, as imported levels and human results name it
+            )
         if meta:
             level = level.replace(meta={**level.meta, **meta})
-        return LevelTask(map_task_id(path, level), level, spec)
+        return LevelTask(paper_id or map_task_id(path, level), level, spec)
     level = load_level(path)
     return LevelTask(level_id(level, path), level, spec)
+
+
+def paper_task_id(path: Path, level: Level) -> str | None:
+    """`burger/seed_42/agent_num_2/orders_num_2` when the map is a ParaCook data folder's and the
+    orders are that folder's list for some count (the id its imported level and its human result
+    carry); None otherwise."""
+    m = PARACOOK_MAP.search(path.as_posix())
+    if m is None:
+        return None
+    try:
+        table = load_json(path.resolve().parents[3] / "orders.json")
+    except (InputError, IndexError):
+        return None
+    if not isinstance(table, dict):
+        return None
+    prefix = f"{m['cat']}/seed_{m['seed']}/orders_num_"
+    for key, dishes in table.items():
+        if not (isinstance(key, str) and key.startswith(prefix) and isinstance(dishes, list)):
+            continue
+        if [str(d).split("/")[-1] for d in dishes] == list(level.orders):
+            return f"{m['cat']}/seed_{m['seed']}/agent_num_{m['k']}/orders_num_{key[len(prefix) :]}"
+    return None
 
 
 def map_task_id(path: Path, level: Level) -> str:
