@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+import tempfile
 from pathlib import Path
 
 from game.report.files import ResultError, load_runs
@@ -41,11 +42,37 @@ def run(args: argparse.Namespace) -> int:
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         print(f"report: --plot needs matplotlib: {PLOT_EXTRA}", file=sys.stderr)
         return 2
+    with tempfile.TemporaryDirectory(prefix="paracook-report-") as tmp:
+        try:
+            paths = [_exported(Path(p), Path(tmp) / str(i)) for i, p in enumerate(args.results)]
+            runs, skipped = load_runs(paths)
+        except ResultError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        return _report(args, runs, skipped, paths)
+
+
+def _exported(path: Path, tmp: Path) -> Path:
+    """A study session's folder (finished or not) as a fresh export in tmp; other paths as given."""
+    from game.study.persist import SESSION_FILE, SessionStore
+    from game.study.session import SessionError
+
+    if not (path / SESSION_FILE).is_file():
+        return path
+    from game.study.export import export_session
+
     try:
-        runs, skipped = load_runs([Path(p) for p in args.results])
-    except ResultError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        _, problems = export_session(SessionStore.open(path), tmp)
+    except SessionError as e:
+        raise ResultError(str(e)) from None
+    except OSError as e:
+        raise ResultError(f"{tmp}: cannot export the session to read it ({e.strerror or e})") from None
+    for p in problems:
+        print(f"problem: {p}", file=sys.stderr)
+    return tmp
+
+
+def _report(args: argparse.Namespace, runs: list[Run], skipped: list[str], paths: list[Path]) -> int:
     if skipped:
         print(
             f"note: skipped {len(skipped)} JSON value(s) that are not results, e.g. {skipped[0]}",
@@ -56,10 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     runs = _deduped(runs, args.dedupe)
     if args.study:
-        from game.report.study import SUMMARY_FORMATS, study_summary
-
-        sys.stdout.write(SUMMARY_FORMATS[args.format](study_summary(runs)))
-        return 0
+        return _study(args, runs, paths)
     rows = report_rows(runs, args.by)
     if args.by == "level":
         from game.report.levels import with_level_times
@@ -70,6 +94,19 @@ def run(args: argparse.Namespace) -> int:
         from game.report.plot import plot_rows
 
         plot_rows(rows, Path(args.plot))
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _study(args: argparse.Namespace, runs: list[Run], paths: list[Path]) -> int:
+    from game.report.study import REPORT_FORMATS, not_attempted_in, study_report
+
+    report = study_report(runs, published_times(), not_attempted_in(paths))
+    sys.stdout.write(REPORT_FORMATS[args.format](report))
+    if args.plot:
+        from game.report.study_plot import plot_study
+
+        plot_study(report.runs, Path(args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 

@@ -48,6 +48,7 @@ METRIC_RANGE = {
     "nOCT": (0.0, math.inf),
     "pMD": (0.0, math.inf),
     "AU": (0.0, 100.0),
+    "OCT/LB": (1.0, math.inf),  # no plan beats a lower bound
 }
 GROUP_ORDER = {
     "difficulty": ["easy", "medium", "hard"],
@@ -86,6 +87,7 @@ class Run:
     messages: float | None = None  # messages the agents sent (0 for one planner; None unknown)
     tokens: float | None = None  # an LLM run's prompt and reply tokens
     bound: float | None = None  # a lower bound on any plan's OCT for the task; None if unknown
+    study: dict[str, Any] = field(default_factory=dict)  # a study run's status and process data
 
     @property
     def agent_count(self) -> int:

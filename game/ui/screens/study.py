@@ -23,7 +23,7 @@ from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.study.export import export_session
 from game.study.persist import SessionStore, new_session, unfinished_sessions
-from game.study.session import ORDERS, SessionError
+from game.study.session import ORDERS, LevelRecord, Session, SessionError
 from game.ui import store as ui_store
 from game.ui.play.options import study_options
 from game.ui.render import palette as P
@@ -225,6 +225,19 @@ def open_session(folder: Path, back: Any, size: tuple[int, int]) -> Any:
     return screen
 
 
+def level_title(session: Session, record: LevelRecord) -> str:
+    """`Warm-up 1 of 2` or `Level 3 of 4`, the level's title, and the time limit if any."""
+    warm = [r for r in session.levels if r.warmup]
+    if record.warmup:
+        head = f"Warm-up {warm.index(record) + 1} of {len(warm)} (not scored)"
+    else:
+        measured = [r for r in session.levels if not r.warmup]
+        head = f"Level {measured.index(record) + 1} of {len(measured)}"
+    limit = session.time_limit
+    tail = f" - {_minutes(limit)} min to plan" if limit else ""
+    return f"{head}: {record.title}{tail}"
+
+
 class StudyIntroScreen(_Page):
     """The task description, the same for every participant; Begin opens the first level."""
 
@@ -299,11 +312,15 @@ class StudyLevelScreen:
             self.problem, self.paused = str(e), True
             return
         s = store.session
-        level = level.replace(title=f"Level {s.current + 1} of {len(s.levels)}: {self.record.title}")
+        level = level.replace(title=level_title(s, self.record))
         self.play = PlayScreen(
             level, plan, back=self, restore=False, size=self.size, options=study_options(self._on_change)
         )
+        if self.record.history and not self.play.editor.load_history(self.record.history):
+            self.play.say("the undo history of this level could not be restored", error=True)
         self.was_playing = False
+        self.closed = False
+        self.record.opened = True
         store.log({"event": "open", "title": self.record.title})
 
     # -- what the play screen reports ------------------------------------------------------------
@@ -313,6 +330,7 @@ class StudyLevelScreen:
         ed = self.play.editor
         self.record.count(kind, error=ed.error is not None)
         self.record.plan = ed.plan_dict()
+        self.record.history = ed.history()
         self.record.outcome = {"done": ed.result.done, "time": ed.result.time, "error": ed.result.error}
         self._save()
         self.store.log({"event": kind, **self.record.outcome, "plan": self.record.plan})
@@ -352,6 +370,12 @@ class StudyLevelScreen:
             self.record.pause(dt)
         else:
             self.record.tick(dt, self.store.session.idle_after)
+            limit = self.store.session.time_limit
+            if limit is not None and self.record.planning_s >= limit:
+                self.store.log({"event": "time_limit", "limit_s": limit})
+                self.submit()
+                nxt, self._next = self._next, self
+                return nxt
             nxt = self.play.update(dt)
             if self.play.playing and not self.was_playing:
                 self.record.count("preview")
@@ -377,10 +401,12 @@ class StudyLevelScreen:
             self.play.resize(size)
 
     def close(self) -> None:
-        """The window closes (or the screen is left): keep everything for resuming."""
-        if self.play is not None:
+        """The window closes or the participant stops: keep everything for resuming. Handing
+        over to the next level (or the end) after a submit is no close."""
+        if self.play is not None and not self.closed and not self.record.submitted:
             self._save()
             self.store.log({"event": "close"})
+        self.closed = True
 
     # -- pause, submit, quit --------------------------------------------------------------------------
     def pause(self) -> None:
@@ -430,7 +456,7 @@ class StudyLevelScreen:
         blit_text(surface, "Paused", (col.x, col.y), 34, P.TEXT, bold=True)
         r = self.record
         lines = [
-            (f"Level {s.current + 1} of {len(s.levels)}: {r.title}", P.TEXT),
+            (level_title(s, r), P.TEXT),
             (
                 f"Planning time so far {_minutes(r.planning_s)}; the clock is stopped and the kitchen hidden.",
                 P.TEXT_DIM,
