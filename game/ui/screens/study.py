@@ -12,13 +12,15 @@ The session itself (model, disk, export) is game/study/; these screens only show
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pygame
 
 from game.engine import parse_plan
+from game.engine.kitchen import CHOP_TIME, RETURN_DELAY, WASH_TIME
+from game.engine.level import COOKWARE_TIME
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.study.export import export_session
@@ -36,14 +38,26 @@ SAVE_EVERY = 5.0  # seconds of clock between saves (edits are saved at once)
 INPUT_EVENTS = (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEWHEEL)
 INSTRUCTIONS = [
     "You will plan {n} kitchen(s), one after the other.",
-    "In each kitchen several agents (cooks) must serve a list of orders, in the given order. "
-    "Give every agent a queue of actions - walk to a tile, interact with a station, process "
-    "(chop, wash), wait - so that all orders are served as early as possible.",
     "After every change the whole plan runs at once: you see when each action starts and ends, "
     "and the first error if there is one. Space plays the plan as an animation; F1 lists the controls.",
     "When you are happy with a plan, press Pause, then Submit. You cannot come back to a "
     "submitted kitchen. Your planning time is recorded; Pause stops the clock and hides the kitchen.",
 ]
+
+
+def rules_text() -> list[str]:
+    """The task in a few lines, with the engine's own durations (the facts live there)."""
+    return [
+        "Several cooks (agents) serve a list of orders, strictly in the order given, as early as "
+        "possible: the time the last order is served is your score (lower is better).",
+        "Give every cook a queue of actions: walk to a tile, interact with a station (pick up, put "
+        "down, serve), process (chop, wash) or wait. Click a station to walk there and use it; right-click "
+        "to process; Tab or a cook's badge selects another cook.",
+        f"Chopping takes {CHOP_TIME} time units at a board, washing a plate {WASH_TIME} at the sink; "
+        f"a pot cooks in {COOKWARE_TIME['pot']} and a pan in {COOKWARE_TIME['pan']} on their own "
+        f"while the cook does something else. A served dish's plate comes back dirty {RETURN_DELAY} "
+        "time units later. Cooks cannot walk through each other.",
+    ]
 
 
 def studies_dir() -> Path:
@@ -239,7 +253,8 @@ def level_title(session: Session, record: LevelRecord) -> str:
 
 
 class StudyIntroScreen(_Page):
-    """The task description, the same for every participant; Begin opens the first level."""
+    """The task description, the same for every participant: the protocol's own text, the
+    rules, how to plan; Begin opens the first level, or the tutorials first (not recorded)."""
 
     def __init__(
         self,
@@ -256,6 +271,8 @@ class StudyIntroScreen(_Page):
     def press(self, name: str) -> None:
         if name == "begin" and self.store is not None:
             self._next = StudyLevelScreen(self.store, self.back, self.size)
+        elif name == "tutorials":
+            self._next = TutorialPicker(self, self.size)
         elif name == "back":
             self._next = self.back
 
@@ -263,22 +280,93 @@ class StudyIntroScreen(_Page):
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.press("begin")
 
+    def paragraphs(self) -> list[tuple[str, Any, int]]:
+        """(text, colour, size) of the page, in order."""
+        s = self.store.session
+        out: list[tuple[str, Any, int]] = []
+        if s.instructions:
+            out.append((s.instructions, P.TEXT, TEXT))
+        out.append(("The task", P.TEXT_DIM, 18))
+        out += [(t, P.TEXT, TEXT - 2) for t in rules_text()]
+        out.append(("The session", P.TEXT_DIM, 18))
+        measured = sum(not r.warmup for r in s.levels)
+        warm = len(s.levels) - measured
+        lines = [line.format(n=measured) for line in INSTRUCTIONS]
+        if warm:
+            lines[0] += f" First {warm} warm-up kitchen(s) to practise: they are not scored."
+        if s.time_limit:
+            lines[0] += f" You have {_minutes(s.time_limit)} min of planning per kitchen."
+        out += [(t, P.TEXT, TEXT - 2) for t in lines]
+        return out
+
+    def shown_text(self) -> str:
+        return "\n".join(t for t, _, _ in self.paragraphs()) if self.store else self.problem
+
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(BG)
         col = column(self.size)
+        col.y = min(col.y, 28) if self.size[1] < 800 else col.y
         if self.store is None:
             panels.draw_notice(surface, "This session cannot be opened", [self.problem])
             self.buttons = [Button("back", "Back", pygame.Rect(col.x, col.bottom - 42, 160, 42))]
             draw_buttons(surface, self.buttons, self.mouse)
             return
         s = self.store.session
-        blit_text(surface, f"Welcome, {s.participant}", (col.x, col.y), 34, P.TEXT, bold=True)
-        text = [(line.format(n=len(s.levels)), P.TEXT) for line in INSTRUCTIONS]
-        y = col.y + 56
-        for line in text:
-            y = panels.draw_lines(surface, col.x, y, col.w, [line], TEXT) + 14
-        self.buttons = [Button("begin", "Begin", pygame.Rect(col.x, y + 16, 220, 46))]
+        blit_text(surface, f"Welcome, {s.participant}", (col.x, col.y), 32, P.TEXT, bold=True)
+        y = col.y + 46
+        for text, colour, size in self.paragraphs():
+            y = panels.draw_lines(surface, col.x, y, col.w, [(text, colour)], size) + 8
+        self.buttons = [Button("begin", "Begin", pygame.Rect(col.x, y + 10, 220, 46))]
+        if not any(r.warmup for r in s.levels):
+            self.buttons.append(
+                Button("tutorials", "Try the tutorials first", pygame.Rect(col.x + 240, y + 10, 300, 46))
+            )
         draw_buttons(surface, self.buttons, self.mouse)
+
+
+class TutorialPicker(_Page):
+    """The tutorials as practice before a session: nothing is recorded; Back returns."""
+
+    def __init__(self, intro: Any, size: tuple[int, int] | None):
+        super().__init__(size)
+        from game.levels.suite import TUTORIAL_DIR
+
+        self.intro = intro
+        self.files = sorted(TUTORIAL_DIR.glob("*.yaml"))
+        self.problem = ""
+
+    def press(self, name: str) -> None:
+        if name == "back":
+            self._next = self.intro
+            return
+        from game.ui.screens.play import PlayScreen
+
+        try:
+            level = load_level(self.files[int(name)])
+        except LevelError as e:
+            self.problem = str(e)
+            return
+        options = study_options(lambda kind: None)
+        options = replace(
+            options, labels={"back": "Back to the tutorials", "card:back": "Back to the tutorials"}
+        )
+        self._next = PlayScreen(level, None, back=self, restore=False, size=self.size, options=options)
+
+    def key(self, event: pygame.event.Event) -> None:
+        if event.key == pygame.K_ESCAPE:
+            self._next = self.intro
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BG)
+        col = column(self.size)
+        blit_text(surface, "Tutorials (practice, not recorded)", (col.x, col.y), 30, P.TEXT, bold=True)
+        names = [(str(i), f.stem[3:].replace("_", " ").capitalize()) for i, f in enumerate(self.files)]
+        self.buttons = stack(col.x, col.y + 50, min(460, col.w), names + [("back", "Back to the session")])
+        draw_buttons(surface, self.buttons, self.mouse)
+        if self.problem:
+            panels.draw_lines(
+                surface, col.x, self.buttons[-1].rect.bottom + 16, col.w, [(self.problem, P.ERROR)]
+            )
 
 
 class StudyLevelScreen:
@@ -321,6 +409,7 @@ class StudyLevelScreen:
         self.was_playing = False
         self.closed = False
         self.record.opened = True
+        self._save_quietly()  # opened is what tells abandoned from not attempted, even after a crash
         store.log({"event": "open", "title": self.record.title})
 
     # -- what the play screen reports ------------------------------------------------------------
