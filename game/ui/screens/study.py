@@ -56,7 +56,8 @@ def rules_text() -> list[str]:
         f"Chopping takes {CHOP_TIME} time units at a board, washing a plate {WASH_TIME} at the sink; "
         f"a pot cooks in {COOKWARE_TIME['pot']} and a pan in {COOKWARE_TIME['pan']} on their own "
         f"while the cook does something else. A served dish's plate comes back dirty {RETURN_DELAY} "
-        "time units later. Cooks cannot walk through each other.",
+        "time units later. Walking takes 1 time unit per tile; cooks never block each other. Nothing "
+        "waits for you: an action whose precondition fails is an error.",
     ]
 
 
@@ -240,16 +241,16 @@ def open_session(folder: Path, back: Any, size: tuple[int, int]) -> Any:
 
 
 def level_title(session: Session, record: LevelRecord) -> str:
-    """`Warm-up 1 of 2` or `Level 3 of 4`, the level's title, and the time limit if any."""
+    """`Warm-up 1 of 2` or `Level 3 of 4`, the time limit if any, and the level's title."""
     warm = [r for r in session.levels if r.warmup]
     if record.warmup:
         head = f"Warm-up {warm.index(record) + 1} of {len(warm)} (not scored)"
     else:
         measured = [r for r in session.levels if not r.warmup]
         head = f"Level {measured.index(record) + 1} of {len(measured)}"
-    limit = session.time_limit
-    tail = f" - {_minutes(limit)} min to plan" if limit else ""
-    return f"{head}: {record.title}{tail}"
+    limit = session.time_limit  # before the title, which a narrow window cuts short
+    head += f" ({_minutes(limit)} min to plan)" if limit else ""
+    return f"{head}: {record.title}"
 
 
 class StudyIntroScreen(_Page):
