@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from game.ui import speed_keys
+
 SAME_INSTANT_RULE = (
     "At one instant agents act one after another: first the agent whose running action began "
     "earliest, ties (and t = 0) in map order (agent1, agent2, ...). An earlier agent's effect is "
@@ -38,7 +40,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         "Time",
         [
             ("Space", "play / pause the plan as an animation"),
-            ("[ / ]", "slower / faster"),
+            speed_keys.HELP,
             ("Left / Right", "previous / next event"),
             ("Home / End", "start / end of the plan"),
             ("drag the bar", "show the kitchen at any moment (the timeline too)"),
