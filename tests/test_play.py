@@ -132,6 +132,10 @@ def test_tutorial_planned_by_mouse_serves_and_reaches_the_result_card(data_home)
     # the agent is drawn where the engine says it stands at the end, and at its start at t = 0
     d.key(pygame.K_ESCAPE)
     assert d.screen.card is None
+    d.key(pygame.K_RETURN)  # Enter opens it again
+    assert d.screen.card is card
+    d.key(pygame.K_ESCAPE)
+    assert d.screen.card is None
     d.key(pygame.K_END)
     end_pos = tuple(final["agents"]["agent1"]["pos"])
     assert d.agent_pixel_ok("agent1", end_pos)
@@ -210,6 +214,8 @@ def test_clicking_an_agent_selects_it_and_queue_rows_select_actions():
     d.click_station("sink")
     assert [a.name for a in ed.queues["agent2"]] == ["MoveTo", "MoveTo", "Interact", "MoveTo"]
     assert d.screen.renderer.badge_at_pixel(d.screen.renderer.agent_badges["agent1"].center) == "agent1"
+    d.key(pygame.K_RETURN)  # no card to reopen: said, not silent
+    assert d.screen.card is None and "no result card" in d.screen.message
     header = next(r for r in d.screen.rows if r.agent == "agent1" and r.index is None)
     d.click_at(header.rect.center)
     assert ed.agent == "agent1"

@@ -43,6 +43,7 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
             speed_keys.HELP,
             ("Left / Right", "previous / next event"),
             ("Home / End", "start / end of the plan"),
+            ("Enter", "the result card again (a plan that serves every order)"),
             ("drag the bar", "show the kitchen at any moment (the timeline too)"),
             ("same instant", SAME_INSTANT_RULE),
         ],

@@ -47,6 +47,8 @@ KEYS: dict[int, Command] = {
     pygame.K_END: lambda s, e: s.seek(s.clock.end),
     speed_keys.SLOWER: lambda s, e: s.change_speed(-1),
     speed_keys.FASTER: lambda s, e: s.change_speed(1),
+    pygame.K_RETURN: lambda s, e: s.reopen_card(),
+    pygame.K_KP_ENTER: lambda s, e: s.reopen_card(),
     pygame.K_DELETE: lambda s, e: s.delete(),
     pygame.K_BACKSPACE: lambda s, e: s.delete(),
     pygame.K_w: lambda s, e: s.open_prompt(),

@@ -476,6 +476,14 @@ class PlayScreen:
     def open_card(self, card: Card) -> None:
         self.results.open_card(card)
 
+    def reopen_card(self) -> None:
+        """Enter: the result card of the plan as it stands, again."""
+        card = self.cards.get(self.fingerprint()) if self.viewing is None else None
+        if card is None:
+            self.say("no result card: this plan does not serve every order yet", error=True)
+        else:
+            self.open_card(card)
+
     def close_card(self) -> None:
         self.card_view.close()
 

@@ -46,7 +46,7 @@ def error_text(ed: PlanEditor) -> str | None:
 def outcome_text(ed: PlanEditor) -> str:
     r = ed.result
     if r.done:
-        return f"No error: every order is served at t = {panels.fmt(r.time)}"
+        return f"No error: every order is served at t = {panels.fmt(r.time)} (Enter: the result card)"
     if ed.action_count == 0:
         return "No actions yet: click the kitchen to plan the selected agent (F1 for help)"
     return (
