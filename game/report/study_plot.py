@@ -15,11 +15,13 @@ MARKERS = {"easy": "o", "medium": "s", "hard": "^"}
 
 
 def plot_study(runs: list[dict[str, Any]], out: Path) -> None:
-    """runs: game.report.study.run_rows. Served levels filled; failed or abandoned ones hollow
-    at T_max (left) and left out of OCT/LB (right)."""
+    """runs: game.report.study.run_rows. Served levels filled; failed or abandoned ones hollow in
+    a band above the served ones (left; their OCT is no number) and left out of OCT/LB (right)."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 3.8))
     people = list(dict.fromkeys(r["participant"] for r in runs))
     colours = {p: f"C{i % 10}" for i, p in enumerate(people)}
+    served_oct = [r["OCT"] for r in runs if r["status"] == "served"]
+    ceiling = max(served_oct, default=1.0) * 1.15  # unserved levels sit in a band above the rest
     for r in runs:
         minutes = (r["planning_s"] or 0.0) / 60
         c, m = colours[r["participant"]], MARKERS.get(str(r["difficulty"]), "D")
@@ -28,9 +30,23 @@ def plot_study(runs: list[dict[str, Any]], out: Path) -> None:
             if r["OCT/LB"] is not None:
                 right.scatter(minutes, r["OCT/LB"], color=c, marker=m, s=36)
         else:
-            left.scatter(minutes, r["pOCT"], facecolors="none", edgecolors=c, marker=m, s=36)
+            left.scatter(minutes, ceiling, facecolors="none", edgecolors=c, marker=m, s=36)
     unserved = sum(r["status"] != "served" for r in runs)
-    left.set_title("OCT of each level" + (f" (hollow: {unserved} not served, at T_max)" if unserved else ""))
+    left.set_title("OCT of each level (served)")
+    if unserved:
+        left.axhline(ceiling * 0.97, color="0.6", linewidth=0.8, linestyle=":")
+        left.annotate(
+            f"not served ({unserved}): failed or abandoned",
+            (0.01, ceiling),
+            xycoords=("axes fraction", "data"),
+            xytext=(0, 7),
+            textcoords="offset points",
+            fontsize="small",
+            color="0.35",
+        )
+        left.set_ylim(0, ceiling * 1.1)
+    else:
+        left.set_ylim(bottom=0)
     left.set_ylabel("OCT (time units)")
     right.set_title("OCT / lower bound (served)")
     right.set_ylabel("OCT / lower bound")
