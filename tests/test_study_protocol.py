@@ -154,3 +154,27 @@ def test_an_unreadable_protocol_file_is_named(tmp_path, started, capsys):
         bad.write_text("levels: [a\n")
         load_protocol(bad, ROOT / "levels")
     pygame.display.quit()
+
+
+def test_the_intro_offers_the_tutorials_first_and_records_nothing_there(tmp_path):
+    from game.study.persist import new_session
+    from game.ui.play import PlayScreen
+    from game.ui.screens.study import TutorialPicker
+
+    session_store = new_session(tmp_path / "studies", "dee", [TUT / "02_chopping.yaml"], "fixed")
+    d = Driver(StudyIntroScreen(session_store, None, (1024, 700)))
+    text = d.screen.shown_text()
+    assert "Chopping takes 4 time units" in text and "never block each other" in text
+    intro = d.screen
+    d.press("tutorials")
+    assert isinstance(d.screen, TutorialPicker)
+    d.press("0")
+    play = d.screen
+    assert isinstance(play, PlayScreen) and "salad" in play.level.title.lower()
+    assert not play.buttons["strong"].visible  # no planner while practising
+    d.click_at(play.buttons["back"].rect.center)
+    assert isinstance(d.screen, TutorialPicker)
+    d.press("back")
+    assert d.screen is intro
+    assert not (tmp_path / "replays").exists()
+    assert session_store.session.levels[0].opened is False  # practice touched no level of the session
