@@ -178,3 +178,12 @@ def test_the_intro_offers_the_tutorials_first_and_records_nothing_there(tmp_path
     assert d.screen is intro
     assert not (tmp_path / "replays").exists()
     assert session_store.session.levels[0].opened is False  # practice touched no level of the session
+
+
+def test_a_shuffled_protocol_seeds_each_participant_apart_and_the_same_name_alike(tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "installed_paracook_dir", lambda: ROOT / "levels")
+    p = load_protocol(protocol(tmp_path, order="shuffled", seed=11), ROOT / "levels")
+    seeds = {who: p.seed_for(who) for who in ("a", "b", "c", "d")}
+    assert len(set(seeds.values())) == 4 and p.seed_for(" a ") == seeds["a"]
+    fixed = load_protocol(protocol(tmp_path, order="fixed"), ROOT / "levels")
+    assert fixed.seed_for("a") is None and [f.name for f in fixed.levels][0] == "02_chopping.yaml"

@@ -167,6 +167,11 @@ class Session:
             raise SessionError(f"{where}: 'time_limit' must be a positive number of seconds or null")
         if not isinstance(session.protocol, str) or not isinstance(session.instructions, str):
             raise SessionError(f"{where}: 'protocol' and 'instructions' must be text")
+        cond = session.condition
+        if cond is not None and (type(cond) is not int or cond < 0):
+            raise SessionError(f"{where}: 'condition' must be a whole number of 0 or more, or null")
+        if session.order not in ORDERS:
+            raise SessionError(f"{where}: 'order' must be one of {', '.join(ORDERS)}")
         for i, record in enumerate(levels):  # files written before levels said they were opened
             if "opened" not in data["levels"][i]:
                 record.opened = record.submitted or i == session.current and record.planning_s > 0
