@@ -78,3 +78,26 @@ def test_a_damaged_or_unwritable_size_file_is_no_remembered_size(data_home, tmp_
     blocked = tmp_path / "file"
     blocked.write_text("")
     assert "cannot remember" in save_remembered(blocked / "sub", (1200, 800))
+
+
+def test_a_long_error_is_shown_whole_in_a_1024x700_play_window():
+    from pathlib import Path
+
+    from game.levels import load_level
+    from game.ui.play import PlayScreen
+    from game.ui.play.status import _error_lines
+
+    pygame.init()
+    surface = pygame.display.set_mode((1024, 700))
+    screen = PlayScreen(
+        load_level(Path("levels/tutorial/01_first_salad.yaml")), size=(1024, 700), restore=False
+    )
+    rect = screen.layout.status
+    text = (
+        "agent1 action 12 Interact(serving_window) at t = 31: the plate holds chopped lettuce and "
+        "raw tomato, but the next order, salad_tomato_lettuce (order 2 of 3), needs chopped lettuce "
+        "and chopped tomato; nothing was served and the run stopped here"
+    )
+    lines, size = _error_lines(text, rect)
+    assert " ".join(lines) == text and size >= 13 and len(lines) * (size + 2) <= rect.h - 4
+    screen.draw(surface)  # and the window draws it
