@@ -101,3 +101,11 @@ def test_a_long_error_is_shown_whole_in_a_1024x700_play_window():
     lines, size = _error_lines(text, rect)
     assert " ".join(lines) == text and size >= 13 and len(lines) * (size + 2) <= rect.h - 4
     screen.draw(surface)  # and the window draws it
+
+
+def test_the_browsers_subtitle_is_whole_at_1024_wide():
+    from game.ui.render.text import font
+    from game.ui.screens.browser import SUBTITLES
+
+    assert font(17).size(SUBTITLES[1])[0] <= 1024 - 40  # a whole sentence fits the smallest window
+    assert font(17).size(SUBTITLES[0])[0] <= 1600 - 40
