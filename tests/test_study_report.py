@@ -182,3 +182,12 @@ def test_report_study_writes_csv_json_and_a_plot(tmp_path, capsys):
     assert sum(line.startswith("run,") for line in lines) == 2
     image = pygame.image.load(str(plot))
     assert image.get_width() > 1000 and len({image.get_at((x, 300))[:3] for x in range(0, 1300, 5)}) > 3
+
+
+def test_a_poct_interval_never_passes_the_largest_value_a_sample_can_take():
+    rows = {(r.by, r.group): r for r in study_summary(RUNS)}
+    # level b: both failures at T_max = 100; overall: p1 (40+100)/2 = 70, p2 (50+100)/2 = 75
+    everyone = rows[("difficulty", "all")].metrics["pOCT"]
+    assert everyone.value == pytest.approx(72.5) and everyone.high <= 100
+    spread = study_summary([_run("p1", "a", 10, "served"), _run("p2", "a", 90, "failed")])
+    assert spread[0].metrics["pOCT"].high == 100  # t: 55 + 12.706 * 63.6 would pass T_max

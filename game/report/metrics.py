@@ -258,7 +258,20 @@ def talk_metrics(runs: list[Run]) -> dict[str, Estimate]:
 
 
 def metrics(runs: list[Run]) -> dict[str, Estimate]:
-    return {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items()}
+    out = {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items()}
+    out["pOCT"] = below(out["pOCT"], poct_ceiling(runs))
+    return out
+
+
+def poct_ceiling(runs: list[Run]) -> float:
+    """The largest value a pOCT sample of these runs can take: a failure's T_max, or a success's
+    OCT (a mean of them cannot lie above it)."""
+    return max((max(r.t_max, r.time) if r.done else r.t_max for r in runs), default=math.inf)
+
+
+def below(e: Estimate, ceiling: float) -> Estimate:
+    """The estimate with its interval's upper end at most ceiling."""
+    return e if math.isnan(e.high) else Estimate(e.value, e.low, min(e.high, ceiling), e.n)
 
 
 # -- duplicates -----------------------------------------------------------------------------------

@@ -30,9 +30,11 @@ from game.report.metrics import (
     Estimate,
     Run,
     _cell,
+    below,
     bounded,
     mean_ci,
     metrics,
+    poct_ceiling,
 )
 
 SUMMARY_METRICS = ("SR", "pOCT", "nOCT", "OCT/LB", "pMD", "AU")
@@ -137,6 +139,7 @@ def _summary(by: str, group: str, members: list[Run], human: dict[str, float]) -
             if known:
                 process[k].append(_mean(known))
     ests = {name: _estimate(v, name) for name, v in values.items()}
+    ests["pOCT"] = below(ests["pOCT"], poct_ceiling(members))
     poct = values["pOCT"]
     tasks = {r.level_key: r.digest for r in members}
     times = [human[d] for d in tasks.values() if d in human]
