@@ -21,6 +21,7 @@ def plot_study(runs: list[dict[str, Any]], out: Path) -> None:
     people = list(dict.fromkeys(r["participant"] for r in runs))
     colours = {p: f"C{i % 10}" for i, p in enumerate(people)}
     served_oct = [r["OCT"] for r in runs if r["status"] == "served"]
+    longest = max(((r["planning_s"] or 0.0) / 60 for r in runs), default=0.0) or 1.0
     ceiling = max(served_oct, default=1.0) * 1.15  # unserved levels sit in a band above the rest
     for r in runs:
         minutes = (r["planning_s"] or 0.0) / 60
@@ -53,7 +54,7 @@ def plot_study(runs: list[dict[str, Any]], out: Path) -> None:
     right.axhline(1.0, color="0.6", linewidth=0.8, linestyle="--")
     for ax in (left, right):
         ax.set_xlabel("planning time (min, active + idle)")
-        ax.set_xlim(left=0)
+        ax.set_xlim(0, longest * 1.08)  # room for the markers at the right edge
         ax.grid(alpha=0.3)
     handles = [plt.Line2D([], [], color=colours[p], marker="o", linestyle="", label=p) for p in people]
     shapes = sorted(
