@@ -191,3 +191,14 @@ def test_a_poct_interval_never_passes_the_largest_value_a_sample_can_take():
     assert everyone.value == pytest.approx(72.5) and everyone.high <= 100
     spread = study_summary([_run("p1", "a", 10, "served"), _run("p2", "a", 90, "failed")])
     assert spread[0].metrics["pOCT"].high == 100  # t: 55 + 12.706 * 63.6 would pass T_max
+
+
+def test_report_reads_a_folder_of_sessions_finished_or_not(tmp_path, capsys):
+    root = tmp_path / "studies"
+    stop_after_first_level(root, "p4", serve=False)
+    stop_after_first_level(root, "p5", serve=True)
+    capsys.readouterr()
+    assert main(["report", str(root), "--study", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert sorted(r["participant"] for r in data["runs"]) == ["p4", "p5"]
+    assert len(data["not_attempted"]) == 8

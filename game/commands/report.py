@@ -44,12 +44,27 @@ def run(args: argparse.Namespace) -> int:
         return 2
     with tempfile.TemporaryDirectory(prefix="paracook-report-") as tmp:
         try:
-            paths = [_exported(Path(p), Path(tmp) / str(i)) for i, p in enumerate(args.results)]
+            paths = [
+                x for i, p in enumerate(args.results) for x in _sessions_read(Path(p), Path(tmp) / str(i))
+            ]
             runs, skipped = load_runs(paths)
         except ResultError as e:
             print(f"error: {e}", file=sys.stderr)
             return 2
         return _report(args, runs, skipped, paths)
+
+
+def _sessions_read(path: Path, tmp: Path) -> list[Path]:
+    """The path, with every study session in it (itself, or a folder of sessions such as the
+    data folder's studies/) read as a fresh export."""
+    from game.study.persist import SESSION_FILE
+
+    if path.is_dir() and not (path / SESSION_FILE).is_file():
+        sessions = sorted(f.parent for f in path.glob(f"*/{SESSION_FILE}"))
+        if sessions:
+            rest = [f for f in sorted(path.iterdir()) if f not in sessions]
+            return [_exported(s, tmp / str(i)) for i, s in enumerate(sessions)] + rest
+    return [_exported(path, tmp)]
 
 
 def _exported(path: Path, tmp: Path) -> Path:
