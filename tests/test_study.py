@@ -202,6 +202,12 @@ def test_the_setup_page_starts_a_named_session_and_offers_to_resume(tmp_path, no
     d = Driver(StudySetupScreen(TUTORIALS, None, SIZE, root))
     d.press("start")
     assert "name" in d.screen.error  # no name yet: refused with a reason
+    seen = []
+    for _ in range(3):  # the order button cycles fixed and shuffled (counterbalancing needs a protocol)
+        d.press("order")
+        seen.append(d.screen.order)
+    assert seen == ["fixed", "shuffled", "fixed"]
+    d.press("order")
     for ch in "ann":
         d.key(getattr(pygame, f"K_{ch}"), unicode=ch)
     d.press("start")

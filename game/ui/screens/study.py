@@ -25,7 +25,7 @@ from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.study.export import export_session
 from game.study.persist import SessionStore, new_session, unfinished_sessions
-from game.study.session import ORDERS, LevelRecord, Session, SessionError
+from game.study.session import LevelRecord, Session, SessionError
 from game.ui import store as ui_store
 from game.ui.play.options import study_options
 from game.ui.render import palette as P
@@ -59,6 +59,9 @@ def rules_text() -> list[str]:
         "time units later. Walking takes 1 time unit per tile; cooks never block each other. Nothing "
         "waits for you: an action whose precondition fails is an error.",
     ]
+
+
+SETUP_ORDERS = ("fixed", "shuffled")  # counterbalancing needs a protocol (it counts participants)
 
 
 def studies_dir() -> Path:
@@ -157,7 +160,7 @@ class StudySetupScreen(_Page):
         if name == "start":
             self.start()
         elif name == "order":
-            self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+            self.order = SETUP_ORDERS[(SETUP_ORDERS.index(self.order) + 1) % len(SETUP_ORDERS)]
         elif name == "back":
             self._next = self.back
         elif name.startswith("resume:"):
