@@ -336,3 +336,29 @@ def test_a_result_naming_its_level_gets_the_human_time_only_if_its_plan_runs_the
     assert main(["report", str(runs), "--by", "level", "--format", "csv"]) == 0
     rows = {line.split(",")[2]: line.split(",") for line in capsys.readouterr().out.splitlines()[1:]}
     assert rows[TASK][-2] == "34.0" and rows["other"][-2] == ""
+
+
+def test_the_side_panel_shows_the_tasks_human_time_outside_a_study(tmp_path, capsys):
+    from game.ui.play import PlayScreen
+    from game.ui.play.options import study_options
+
+    paper = load_level(install(tmp_path, capsys))
+    pygame.init()
+    surface = pygame.display.set_mode((1024, 700))
+    free = PlayScreen(paper, size=(1024, 700), restore=False)
+    assert free.human == (34, "ParaCook human study, this task")
+    free.draw(surface)
+    side = free.layout.side
+    blank = PlayScreen(paper, size=(1024, 700), restore=False)
+    blank.human = None
+    before = surface.copy()
+    blank.draw(surface)
+    changed = [
+        y
+        for y in range(side.y, side.bottom, 2)
+        if before.get_at((side.x + 30, y)) != surface.get_at((side.x + 30, y))
+    ]
+    assert changed  # the line is drawn
+    studied = PlayScreen(paper, size=(1024, 700), restore=False, options=study_options(lambda kind: None))
+    assert studied.human is None  # a participant never sees it
+    assert store.human_reference(load_level(SUITE_LEVEL)) is None

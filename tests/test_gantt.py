@@ -83,7 +83,7 @@ def test_wheel_zooms_and_left_drag_pans(run):
     assert not g.handle(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=mouse, button=1), RECT, mouse)
 
 
-def test_interact_ticks_carry_what_happened(run):
+def test_interact_ticks_keep_what_happened_in_their_tooltip_not_on_the_next_bar(run):
     level, result, story = run
     plain = Gantt(result.timeline, level.agent_names)
     told = gantt(run)
@@ -96,8 +96,12 @@ def test_interact_ticks_carry_what_happened(run):
     x = told.x_of(RECT, 1) + 6  # right of the Interact at t = 1 (agent1 takes the lettuce)
     area = pygame.Rect(x, row.y, 40, row.h)
     pixels = [(px, py) for px in range(area.x, area.right) for py in range(area.y, area.bottom)]
-    differs = sum(g_surface.get_at(p) != p_surface.get_at(p) for p in pixels)
-    assert differs > 20
+    assert all(g_surface.get_at(p) == p_surface.get_at(p) for p in pixels)  # no label over a neighbour
+    tick = next(s for s in result.timeline.spans if s.agent == "agent1" and s.start == 1 and s.end == 1)
+    assert told.span_at_pixel(RECT, (told.x_of(RECT, 1), row.centery)) == tick
+    assert any("takes" in line or "picks up" in line for line in span_lines(tick, story))
+    marker = g_surface.get_at((told.x_of(RECT, 1), row.y + 4))[:3]  # the diamond at the tick's top
+    assert marker == P.ACTION_COLOURS["Interact"]
 
 
 def test_held_track_shows_the_item_colour_under_the_lane(run):

@@ -132,6 +132,10 @@ def test_tutorial_planned_by_mouse_serves_and_reaches_the_result_card(data_home)
     # the agent is drawn where the engine says it stands at the end, and at its start at t = 0
     d.key(pygame.K_ESCAPE)
     assert d.screen.card is None
+    d.key(pygame.K_RETURN)  # Enter opens it again
+    assert d.screen.card is card
+    d.key(pygame.K_ESCAPE)
+    assert d.screen.card is None
     d.key(pygame.K_END)
     end_pos = tuple(final["agents"]["agent1"]["pos"])
     assert d.agent_pixel_ok("agent1", end_pos)
@@ -196,8 +200,11 @@ def test_keyboard_planning_agents_waits_selection_undo():
 def test_clicking_an_agent_selects_it_and_queue_rows_select_actions():
     d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
     ed = d.screen.editor
-    d.click_tile((4, 3))  # agent2 stands there
-    assert ed.agent == "agent2" and ed.action_count == 0
+    d.click_tile((4, 3))  # agent2 stands there: still a MoveTo for the selected agent1
+    assert ed.agent == "agent1" and [(a.name, a.target) for a in ed.queues["agent1"]] == [("MoveTo", (4, 3))]
+    assert ed.queues["agent2"] == []
+    d.click_at(d.screen.renderer.agent_badges["agent2"].center)  # its badge selects agent2
+    assert ed.agent == "agent2" and ed.action_count == 1
     d.click_tile((4, 3))  # the selected agent's own tile: a MoveTo
     d.click_tile((2, 2))
     assert [a.target for a in ed.queues["agent2"]] == [(4, 3), (2, 2)]
@@ -206,6 +213,9 @@ def test_clicking_an_agent_selects_it_and_queue_rows_select_actions():
     assert ed.selected == 1
     d.click_station("sink")
     assert [a.name for a in ed.queues["agent2"]] == ["MoveTo", "MoveTo", "Interact", "MoveTo"]
+    assert d.screen.renderer.badge_at_pixel(d.screen.renderer.agent_badges["agent1"].center) == "agent1"
+    d.key(pygame.K_RETURN)  # no card to reopen: said, not silent
+    assert d.screen.card is None and "no result card" in d.screen.message
     header = next(r for r in d.screen.rows if r.agent == "agent1" and r.index is None)
     d.click_at(header.rect.center)
     assert ed.agent == "agent1"

@@ -14,6 +14,7 @@ from game.engine import parse_plan, simulate
 from game.levels import load_level
 from game.replay import Replay, save_replay
 from game.ui.app import App
+from game.ui.play import keys as play_keys
 from game.ui.render import palette as P
 from game.ui.screens.compare import CompareScreen, level_difference
 from game.ui.screens.replay import ReplayScreen
@@ -91,15 +92,16 @@ def test_arrows_home_end_and_speed_keys(surface, tmp_path):
     assert screen.t == 35
     key(app, pygame.K_HOME)
     assert screen.t == 0
-    key(app, pygame.K_UP)
-    key(app, pygame.K_UP)
+    key(app, pygame.K_RIGHTBRACKET)  # the play window's speed keys: one map for both windows
+    key(app, pygame.K_RIGHTBRACKET)
     assert screen.transport.speed == 8
     for _ in range(10):
-        key(app, pygame.K_DOWN)
+        key(app, pygame.K_LEFTBRACKET)
     assert screen.transport.speed == 0.25
     for _ in range(10):
-        key(app, pygame.K_UP)
+        key(app, pygame.K_RIGHTBRACKET)
     assert screen.transport.speed == 16
+    assert play_keys.KEYS[pygame.K_RIGHTBRACKET] and play_keys.KEYS[pygame.K_LEFTBRACKET]
 
 
 def test_click_on_a_gantt_bar_seeks_to_that_action(surface, tmp_path):

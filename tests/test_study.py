@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from game.cli import main
 from game.engine.result import REFERENCE_FIELDS
 from game.study.persist import SessionStore, new_session
-from game.study.session import LevelRecord, Session, SessionError, ordered
+from game.study.session import STATUSES, LevelRecord, Session, SessionError, ordered
 from game.ui import planner_job, store
 from game.ui.app import App
 from game.ui.screens.study import (
@@ -22,6 +22,7 @@ from game.ui.screens.study import (
     StudyIntroScreen,
     StudyLevelScreen,
     StudySetupScreen,
+    level_title,
     open_session,
 )
 
@@ -201,6 +202,12 @@ def test_the_setup_page_starts_a_named_session_and_offers_to_resume(tmp_path, no
     d = Driver(StudySetupScreen(TUTORIALS, None, SIZE, root))
     d.press("start")
     assert "name" in d.screen.error  # no name yet: refused with a reason
+    seen = []
+    for _ in range(3):  # the order button cycles fixed and shuffled (counterbalancing needs a protocol)
+        d.press("order")
+        seen.append(d.screen.order)
+    assert seen == ["fixed", "shuffled", "fixed"]
+    d.press("order")
     for ch in "ann":
         d.key(getattr(pygame, f"K_{ch}"), unicode=ch)
     d.press("start")
@@ -264,7 +271,20 @@ SESSION_JSON = st.recursive(
 
 @settings(max_examples=150, deadline=None)
 @given(
-    field=st.sampled_from(["participant", "levels", "current", "order", "idle_after", "level0"]),
+    field=st.sampled_from(
+        [
+            "participant",
+            "levels",
+            "current",
+            "order",
+            "idle_after",
+            "level0",
+            "time_limit",
+            "protocol",
+            "instructions",
+            "condition",
+        ]
+    ),
     value=SESSION_JSON,
 )
 def test_a_damaged_session_file_is_refused_with_a_reason(tmp_path_factory, field, value):
@@ -280,9 +300,10 @@ def test_a_damaged_session_file_is_refused_with_a_reason(tmp_path_factory, field
     except SessionError as e:
         assert "session.json" in str(e)
         return
-    record = session.levels[0]  # what loads can be used: the clock and counters work
+    record = session.levels[0]  # what loads can be used: the clock, counters, status and listing work
     record.tick(1.0, session.idle_after)
     record.count("edit")
+    assert record.status in STATUSES and isinstance(level_title(session, record), str)
     assert record.planning_s >= 1.0 and 0 <= session.current <= len(session.levels)
 
 

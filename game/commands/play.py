@@ -17,7 +17,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--orders", nargs="+", metavar="DISH", help="dishes in order, for a ParaCook map")
     p.add_argument("--rules", choices=sorted(RULESETS), help="rule set (default: the level's)")
     p.add_argument("--plan", metavar="PLAN.json", help="start from this plan instead of the autosave")
-    p.add_argument("--size", metavar="WxH", default=None, help="window size, e.g. 1440x900")
+    p.add_argument(
+        "--size",
+        metavar="WxH",
+        default=None,
+        help="window size, e.g. 1024x700 (default: the size you last resized to, or the largest "
+        "of 1600x1000, 1440x900, 1280x800, 1024x700 that fits the screen)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -54,16 +60,18 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 
 
 def open_window(level, plan, size) -> int:
-    from game.ui.app import DEFAULT_SIZE, MIN_SIZE, App, open_window
+    from game.ui.app import MIN_SIZE, App, open_window
     from game.ui.play import PlayScreen
     from game.ui.screens.browser import BrowserScreen
 
-    size = size or DEFAULT_SIZE
-    size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
+    asked = size
+    if size is not None:
+        size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
     surface = open_window(size)
+    size = surface.get_size()
     if level is None:
         screen = BrowserScreen(size=size)
     else:
-        screen = PlayScreen(level, plan, size=size, back=lambda: BrowserScreen(size=size))
-    App(screen, surface).run()
+        screen = PlayScreen(level, plan, size=size, back=lambda: BrowserScreen(size=surface.get_size()))
+    App(screen, surface, remember=asked is None).run()
     return 0

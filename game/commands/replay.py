@@ -15,7 +15,9 @@ HELP = "Watch a saved replay (two replays of one level: compare them side by sid
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", help="a replay JSON (saved by play, run --replay, the LLM runner or the solver)")
     p.add_argument("file2", nargs="?", help="a second replay of the same level: compare the two runs")
-    p.add_argument("--size", default="1440x900", metavar="WxH", help="window size (default 1440x900)")
+    p.add_argument(
+        "--size", metavar="WxH", help="window size (default: the largest preset that fits the screen)"
+    )
 
 
 def load_all(paths: list[str]) -> list[Replay]:
@@ -54,7 +56,9 @@ def no_window(why: str, path: str) -> int:
     return 2
 
 
-def parse_size(text: str) -> tuple[int, int]:
+def parse_size(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
@@ -97,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         from game.ui.screens.replay import ReplayScreen
 
         screen = ReplayScreen(replays[0], label=paths[0])
-    App(screen, surface).run()
+    App(screen, surface, remember=size is None).run()
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+import tempfile
 from pathlib import Path
 
 from game.report.failures import FAILURE_FORMATS, Prices, failures
@@ -83,11 +84,59 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "latex" and (args.failures or args.study):
         print("report: --format latex is for the metrics tables, not --failures or --study", file=sys.stderr)
         return 2
+    with tempfile.TemporaryDirectory(prefix="paracook-report-") as tmp:
+        try:
+            paths = [
+                x for i, p in enumerate(args.results) for x in _sessions_read(Path(p), Path(tmp) / str(i))
+            ]
+            runs, skipped = load_runs(paths)
+        except ResultError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        return _report(args, runs, skipped, paths, prices, metric_names)
+
+
+def _sessions_read(path: Path, tmp: Path) -> list[Path]:
+    """The path, with every study session in it (itself, or a folder of sessions such as the
+    data folder's studies/) read as a fresh export."""
+    from game.study.persist import SESSION_FILE
+
+    if path.is_dir() and not (path / SESSION_FILE).is_file():
+        sessions = sorted(f.parent for f in path.glob(f"*/{SESSION_FILE}"))
+        if sessions:
+            rest = [f for f in sorted(path.iterdir()) if f not in sessions]
+            return [_exported(s, tmp / str(i)) for i, s in enumerate(sessions)] + rest
+    return [_exported(path, tmp)]
+
+
+def _exported(path: Path, tmp: Path) -> Path:
+    """A study session's folder (finished or not) as a fresh export in tmp; other paths as given."""
+    from game.study.persist import SESSION_FILE, SessionStore
+    from game.study.session import SessionError
+
+    if not (path / SESSION_FILE).is_file():
+        return path
+    from game.study.export import export_session
+
     try:
-        runs, skipped = load_runs([Path(p) for p in args.results])
-    except ResultError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
+        _, problems = export_session(SessionStore.open(path), tmp)
+    except SessionError as e:
+        raise ResultError(str(e)) from None
+    except OSError as e:
+        raise ResultError(f"{tmp}: cannot export the session to read it ({e.strerror or e})") from None
+    for p in problems:
+        print(f"problem: {p}", file=sys.stderr)
+    return tmp
+
+
+def _report(
+    args: argparse.Namespace,
+    runs: list[Run],
+    skipped: list[str],
+    paths: list[Path],
+    prices: Prices | None,
+    metric_names: list[str],
+) -> int:
     if skipped:
         print(
             f"note: skipped {len(skipped)} JSON value(s) that are not results, e.g. {skipped[0]}",
@@ -107,10 +156,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(PAPER_FORMATS[args.format](table))
         return 0
     if args.study:
-        from game.report.study import SUMMARY_FORMATS, study_summary
-
-        sys.stdout.write(SUMMARY_FORMATS[args.format](study_summary(runs)))
-        return 0
+        return _study(args, runs, paths)
     rows = report_rows(runs, args.by)
     if args.by == "level":
         from game.report.levels import with_level_times
@@ -121,6 +167,19 @@ def run(args: argparse.Namespace) -> int:
         from game.report.plot import plot_rows
 
         plot_rows(rows, Path(args.plot))
+        print(f"plot written to {args.plot}", file=sys.stderr)
+    return 0
+
+
+def _study(args: argparse.Namespace, runs: list[Run], paths: list[Path]) -> int:
+    from game.report.study import REPORT_FORMATS, not_attempted_in, study_report
+
+    report = study_report(runs, published_times(), not_attempted_in(paths))
+    sys.stdout.write(REPORT_FORMATS[args.format](report))
+    if args.plot:
+        from game.report.study_plot import plot_study
+
+        plot_study(report.runs, Path(args.plot))
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from game.study.levels import HUMAN_STUDY
 
@@ -21,10 +22,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"suite names, level files or folders, or {HUMAN_STUDY} (the paper's 24 tasks; default)",
     )
     p.add_argument("--participant", metavar="NAME", help="start (or resume) this participant's session")
+    p.add_argument(
+        "--protocol",
+        metavar="FILE",
+        help="a study protocol (YAML or JSON: levels, order, warm-up, instructions, time limit); "
+        "needs --participant; see docs/human-study.md",
+    )
     p.add_argument("--order", choices=("fixed", "shuffled"), default="shuffled", help="level order")
     p.add_argument("--seed", type=int, help="seed of the shuffled order (default: from the clock)")
     p.add_argument("--new", action="store_true", help="start anew even if the participant has a session open")
-    p.add_argument("--size", metavar="WxH", help="window size, e.g. 1440x900")
+    p.add_argument(
+        "--size", metavar="WxH", help="window size, e.g. 1024x700 (default: the largest that fits the screen)"
+    )
     sub = p.add_subparsers(dest="study_command", metavar="ACTION")
     ex = sub.add_parser("export", help="write a session's results, replays and log")
     ex.add_argument(
@@ -66,33 +75,50 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_list() -> int:
     from game.study.persist import SESSION_FILE, SessionStore
-    from game.study.session import SessionError
+    from game.study.session import STATUSES, SessionError
     from game.ui.screens.study import studies_dir
 
     root = studies_dir()
-    for f in sorted(root.glob(f"*/{SESSION_FILE}")) if root.is_dir() else []:
+    found = sorted(root.glob(f"*/{SESSION_FILE}")) if root.is_dir() else []
+    if not found:
+        print(f"no study sessions in {root}")
+    for f in found:
         try:
             s = SessionStore.open(f.parent).session
         except SessionError as e:
             print(f"{f.parent}: {e}")
             continue
         state = "finished" if s.finished else f"at level {s.current + 1} of {len(s.levels)}"
-        print(f"{f.parent}  {s.participant}  {state}")
+        counts = {k: sum(r.status == k for r in s.levels) for k in STATUSES}
+        said = ", ".join(f"{n} {k}" for k, n in counts.items() if n)
+        how = s.order + (f" row {s.condition + 1}" if s.condition is not None else "")
+        how += f" seed {s.seed}" if s.seed is not None else ""
+        protocol = f"protocol {s.protocol}, " if s.protocol else ""
+        print(f"{f.parent}  {s.participant}  {state}  ({protocol}{how}; {said})")
     return 0
 
 
 def cmd_session(args: argparse.Namespace) -> int:
     from game.commands.play import parse_size
     from game.study.levels import resolve_levels
-    from game.study.persist import SessionStore, new_session, unfinished_sessions
+    from game.study.persist import SessionStore, unfinished_sessions
     from game.study.session import SessionError
     from game.ui import store
-    from game.ui.app import DEFAULT_SIZE, App, open_window
+    from game.ui.app import App, open_window
     from game.ui.screens.study import StudyIntroScreen, StudySetupScreen, open_session, studies_dir
 
-    size = parse_size(args.size) or DEFAULT_SIZE
+    size = parse_size(args.size)
+    protocol = None
     try:
-        files = resolve_levels(args.levels, store.installed_paracook_dir())
+        if args.protocol:
+            from game.study.protocol import load_protocol
+
+            if not args.participant:
+                raise SessionError("--protocol needs --participant NAME")
+            protocol = load_protocol(Path(args.protocol), store.installed_paracook_dir())
+            files = list(protocol.levels)
+        else:
+            files = resolve_levels(args.levels, store.installed_paracook_dir())
     except SessionError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -102,13 +128,14 @@ def cmd_session(args: argparse.Namespace) -> int:
             f
             for f in (unfinished_sessions(root) if root.is_dir() else [])
             if SessionStore.open(f).session.participant == args.participant.strip()
+            and SessionStore.open(f).session.protocol == (protocol.name if protocol else "")
         ]
         if mine and not args.new:
             print(f"resuming {mine[0]}", file=sys.stderr)
             screen_factory = lambda: open_session(mine[0], None, size)  # noqa: E731
         else:
             try:
-                session_store = new_session(root, args.participant, files, args.order, _seed(args))
+                session_store = _new(root, args, files, protocol)
             except (SessionError, OSError) as e:
                 print(f"error: {e}", file=sys.stderr)
                 return 2
@@ -117,8 +144,28 @@ def cmd_session(args: argparse.Namespace) -> int:
     else:
         screen_factory = lambda: StudySetupScreen(files, None, size, root)  # noqa: E731
     surface = open_window(size)
-    App(screen_factory(), surface).run()
+    App(screen_factory(), surface, remember=size is None).run()
     return 0
+
+
+def _new(root: Path, args: argparse.Namespace, files: list[Path], protocol: Any) -> Any:
+    from game.study.persist import new_session
+    from game.study.protocol import next_condition
+
+    if protocol is None:
+        return new_session(root, args.participant, files, args.order, _seed(args))
+    condition = (
+        next_condition(root, protocol.name, args.participant) if protocol.order == "counterbalanced" else None
+    )
+    return new_session(
+        root,
+        args.participant,
+        files,
+        protocol.order,
+        protocol.seed_for(args.participant),
+        protocol.idle_after,
+        protocol.plan_for(condition),
+    )
 
 
 def _seed(args: argparse.Namespace) -> int | None:

@@ -229,6 +229,7 @@ def _numbers(data: dict[str, Any], key: str, where: str) -> dict[str, float]:
 def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
     """One Run from a result or a replay; raises ResultError naming the field at fault."""
     label = label_of(data, path)
+    study = study_of(data, where)
     level: Level | None = None
     if data.get("format") == REPLAY_FORMAT:
         try:
@@ -267,7 +268,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
     return Run(
         label=label,
         task=dict(task),
-        done=data["done"],
+        done=data["done"] and study.get("status") != "abandoned",
         time=float(data["time"]),
         t_max=float(bounds[0]),
         d_max=float(bounds[1]),
@@ -283,6 +284,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         bound=bound_of(data, path, task, level),
         source_run=run_folder_of(path),
         usage=usage_of_record(data),
+        study=study,
     )
 
 
@@ -292,6 +294,33 @@ def run_folder_of(path: Path) -> str:
         if (folder / "run.json").is_file():
             return str(folder)
     return ""
+
+
+STUDY_NUMBERS = ("planning_s", "active_s", "idle_s", "paused_s", "edits", "undos", "redos", "previews")
+STUDY_NUMBERS += ("error_runs",)
+
+
+def study_of(data: dict[str, Any], where: str) -> dict[str, Any]:
+    """A study replay's status and process data (planning time, edits, ...); {} for other runs.
+    An abandoned level counts as a failure whatever its unsubmitted plan serves."""
+    source = data.get("source") if isinstance(data.get("source"), dict) else {}
+    study = source.get("study")
+    if not isinstance(study, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for k in STUDY_NUMBERS:
+        v = study.get(k)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v < float("inf"):
+            raise ResultError(f"{where}: field 'source.study.{k}' must be a number of 0 or more, not {v!r}")
+        out[k] = float(v)
+    status = study.get("status")
+    if status is not None:
+        if status not in ("served", "failed", "abandoned"):
+            raise ResultError(f"{where}: field 'source.study.status' is {status!r}, not a scored status")
+        out["status"] = status
+    return out
 
 
 def _mtime(path: Path) -> float:

@@ -49,6 +49,7 @@ METRIC_RANGE = {
     "nOCT": (0.0, math.inf),
     "pMD": (0.0, math.inf),
     "AU": (0.0, 100.0),
+    "OCT/LB": (1.0, math.inf),  # no plan beats a lower bound
 }
 GROUP_ORDER = {
     "difficulty": ["easy", "medium", "hard"],
@@ -89,6 +90,7 @@ class Run:
     bound: float | None = None  # a lower bound on any plan's OCT for the task; None if unknown
     source_run: str = ""  # the run folder it came from (empty for loose files)
     usage: dict[str, Any] | None = None  # an LLM run's calls (failures.usage_of_record)
+    study: dict[str, Any] = field(default_factory=dict)  # a study run's status and process data
 
     @property
     def agent_count(self) -> int:
@@ -264,7 +266,20 @@ def talk_metrics(runs: list[Run]) -> dict[str, Estimate]:
 
 
 def metrics(runs: list[Run]) -> dict[str, Estimate]:
-    return {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items()}
+    out = {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items()}
+    out["pOCT"] = below(out["pOCT"], poct_ceiling(runs))
+    return out
+
+
+def poct_ceiling(runs: list[Run]) -> float:
+    """The largest value a pOCT sample of these runs can take: a failure's T_max, or a success's
+    OCT (a mean of them cannot lie above it)."""
+    return max((max(r.t_max, r.time) if r.done else r.t_max for r in runs), default=math.inf)
+
+
+def below(e: Estimate, ceiling: float) -> Estimate:
+    """The estimate with its interval's upper end at most ceiling."""
+    return e if math.isnan(e.high) else Estimate(e.value, e.low, min(e.high, ceiling), e.n)
 
 
 # -- duplicates -----------------------------------------------------------------------------------

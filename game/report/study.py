@@ -1,8 +1,14 @@
-"""A human-study summary across participants, in the shape of the paper's human table.
+"""A human-study report across participants, in the shape of a paper's human table.
 
-Each label is one participant. For every level and every difficulty, each participant's metric
-values are one sample: the table gives their mean with a 95% interval, and for pOCT also the
-best participant and the spread (standard deviation) between participants.
+Each label is one participant; each of their runs is one level they were scored on (served,
+failed, or abandoned: opened and never submitted, a failure). Levels never opened are not runs:
+they are left out of SR, the means and the counts, and listed apart.
+
+Rows per level, per participant, per difficulty and overall. In a level, difficulty or overall
+row each participant is one sample (their mean over the row's levels), so the interval is across
+participants; in a participant's row each level is one sample. Every interval is Student t at
+95% (SR too, over the samples' success shares) and clipped to the metric's range; one sample
+has none. OCT pools served runs only; pOCT counts a failure as T_max.
 """
 
 from __future__ import annotations
@@ -12,7 +18,8 @@ import io
 import json
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from statistics import stdev
 from typing import Any
 
@@ -23,23 +30,55 @@ from game.report.metrics import (
     Estimate,
     Run,
     _cell,
+    below,
     bounded,
     mean_ci,
     metrics,
+    poct_ceiling,
 )
 
-SUMMARY_METRICS = ("SR", "pOCT", "nOCT", "pMD", "AU")
+SUMMARY_METRICS = ("SR", "pOCT", "nOCT", "OCT/LB", "pMD", "AU")
+# The process data a session records, per run; their means per row (all in [0, inf)).
+PROCESS = ("planning_s", "active_s", "idle_s", "paused_s", "edits", "undos", "previews", "error_runs")
+PROCESS_HEAD = {
+    "planning_s": "planning (s)",
+    "active_s": "active (s)",
+    "idle_s": "idle (s)",
+    "paused_s": "paused (s)",
+    "edits": "edits",
+    "undos": "undos",
+    "previews": "previews",
+    "error_runs": "error runs",
+}
+SCORED = ("served", "failed", "abandoned")
+BYS = ("level", "participant", "difficulty")
+
+
+def status_of(run: Run) -> str:
+    """served / failed / abandoned; a run from outside a study is served or failed."""
+    return str(run.study.get("status") or ("served" if run.done else "failed"))
 
 
 @dataclass(frozen=True)
 class SummaryRow:
-    by: str  # "level" or "difficulty"
+    by: str  # "level", "participant" or "difficulty" (its "all" row is overall)
     group: str
     participants: int
     tasks: int
-    metrics: dict[str, Estimate]  # mean over participants, interval across them
-    best: float  # the lowest participant pOCT
-    spread: float  # standard deviation of participant pOCT (NaN for one participant)
+    metrics: dict[str, Estimate]  # mean over the row's samples, interval across them
+    best: float  # the lowest sample pOCT
+    spread: float  # standard deviation of the sample pOCTs (NaN for one sample)
+    oct: Estimate = Estimate(math.nan, math.nan, math.nan, 0)  # served runs' OCT
+    oct_best: float = math.nan
+    oct_spread: float = math.nan
+    statuses: dict[str, int] = field(default_factory=dict)  # SCORED -> runs
+    human: float | None = None  # the paper's human time (mean over the row's tasks that have one)
+    human_tasks: int = 0
+    process: dict[str, Estimate] = field(default_factory=dict)
+
+    @property
+    def runs(self) -> int:
+        return sum(self.statuses.values())
 
     def to_dict(self) -> dict[str, Any]:
         def r(x: float) -> float | None:
@@ -50,32 +89,76 @@ class SummaryRow:
             "group": self.group,
             "participants": self.participants,
             "tasks": self.tasks,
+            "runs": self.runs,
+            "statuses": {k: self.statuses.get(k, 0) for k in SCORED},
             "metrics": {k: v.to_dict() for k, v in self.metrics.items()},
+            "OCT": self.oct.to_dict(),
+            "OCT_best": r(self.oct_best),
+            "OCT_spread": r(self.oct_spread),
             "pOCT_best": r(self.best),
             "pOCT_spread": r(self.spread),
+            "human_time": None if self.human is None else round(self.human, 4),
+            "human_tasks": self.human_tasks,
+            "process": {k: v.to_dict() for k, v in self.process.items()},
         }
 
 
-def _summary(by: str, group: str, members: list[Run]) -> SummaryRow:
+def _samples(by: str, members: list[Run]) -> list[list[Run]]:
+    """The row's samples: each level of a participant's row, else each participant."""
+    if by == "participant":
+        return [[r] for r in members]
     per: dict[str, list[Run]] = {}
     for r in members:
         per.setdefault(r.label, []).append(r)
-    values = {m: [] for m in SUMMARY_METRICS}
-    for runs in per.values():
+    return list(per.values())
+
+
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def _estimate(values: list[float], name: str) -> Estimate:
+    return bounded(mean_ci(values), name, len(values))
+
+
+def _summary(by: str, group: str, members: list[Run], human: dict[str, float]) -> SummaryRow:
+    samples = _samples(by, members)
+    values: dict[str, list[float]] = {m: [] for m in SUMMARY_METRICS}
+    octs: list[float] = []
+    process: dict[str, list[float]] = {k: [] for k in PROCESS}
+    for runs in samples:
         m = metrics(runs)
         for name in SUMMARY_METRICS:
             if not math.isnan(m[name].value):
                 values[name].append(m[name].value)
-    ests = {name: bounded(mean_ci(v), name, len(v)) for name, v in values.items()}
+        served = [r.time for r in runs if r.done]
+        if served:
+            octs.append(_mean(served))
+        for k in PROCESS:
+            known = [float(r.study[k]) for r in runs if k in r.study]
+            if known:
+                process[k].append(_mean(known))
+    ests = {name: _estimate(v, name) for name, v in values.items()}
+    ests["pOCT"] = below(ests["pOCT"], poct_ceiling(members))
     poct = values["pOCT"]
+    tasks = {r.level_key: r.digest for r in members}
+    times = [human[d] for d in tasks.values() if d in human]
+    statuses = {s: sum(status_of(r) == s for r in members) for s in SCORED}
     return SummaryRow(
         by,
         group,
-        len(per),
-        len({r.level_key for r in members}),
+        len({r.label for r in members}),
+        len(tasks),
         ests,
         min(poct) if poct else math.nan,
         stdev(poct) if len(poct) > 1 else math.nan,
+        _estimate(octs, "pOCT"),
+        min(octs) if octs else math.nan,
+        stdev(octs) if len(octs) > 1 else math.nan,
+        statuses,
+        _mean(times) if times else None,
+        len(times),
+        {k: _estimate(v, "pOCT") for k, v in process.items()},  # pOCT's range: [0, inf)
     )
 
 
@@ -86,75 +169,233 @@ def _order(by: str, group: str) -> tuple:
     return (0, order.index(group), "") if group in order else (1, 0, group)
 
 
-def study_summary(runs: list[Run]) -> list[SummaryRow]:
-    """Per level, then per difficulty and overall, across the participants (labels)."""
+def _key(by: str) -> Callable[[Run], str]:
+    if by == "level":
+        return lambda r: r.level_key
+    if by == "participant":
+        return lambda r: r.label
+    return lambda r: str(r.task.get("difficulty"))
+
+
+def study_summary(runs: list[Run], human: dict[str, float] | None = None) -> list[SummaryRow]:
+    """Per level, per participant, then per difficulty and overall (human: task digest -> the
+    paper's human time)."""
+    human = human or {}
     rows = []
-    for by, key in (
-        ("level", lambda r: r.level_key),
-        ("difficulty", lambda r: str(r.task.get("difficulty"))),
-    ):
+    for by in BYS:
         groups: dict[str, list[Run]] = {}
         for r in runs:
-            groups.setdefault(key(r), []).append(r)
+            groups.setdefault(_key(by)(r), []).append(r)
             if by == "difficulty":
                 groups.setdefault(ALL, []).append(r)
-        rows += [_summary(by, g, groups[g]) for g in sorted(groups, key=lambda g: _order(by, g))]
+        rows += [_summary(by, g, groups[g], human) for g in sorted(groups, key=lambda g: _order(by, g))]
     return rows
 
 
-def _num(x: float) -> str:
-    return "-" if math.isnan(x) else f"{x:.2f}"
+# -- one row per run --------------------------------------------------------------------------------
+
+
+def run_rows(runs: list[Run], human: dict[str, float] | None = None) -> list[dict[str, Any]]:
+    """Each participant's each level: status, OCT, OCT / bound, the paper's time, the process."""
+    human = human or {}
+    out = []
+    for r in sorted(runs, key=lambda r: (r.label, r.level_key)):
+        out.append(
+            {
+                "participant": r.label,
+                "level": r.level_key,
+                "difficulty": r.task.get("difficulty"),
+                "status": status_of(r),
+                "OCT": r.time if r.done else None,
+                "pOCT": r.time if r.done else r.t_max,
+                "OCT/LB": round(r.time / r.bound, 4) if r.done and r.bound else None,
+                "lower_bound": r.bound,
+                "human_time": human.get(r.digest) if r.digest else None,
+                **{k: r.study.get(k) for k in PROCESS},
+            }
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class StudyReport:
+    runs: list[dict[str, Any]]
+    summary: list[SummaryRow]
+    not_attempted: list[tuple[str, str]]  # (participant, task) never opened: left out
+
+
+def study_report(
+    runs: list[Run], human: dict[str, float] | None = None, not_attempted: list[tuple[str, str]] | None = None
+) -> StudyReport:
+    return StudyReport(run_rows(runs, human), study_summary(runs, human), list(not_attempted or []))
+
+
+# -- formats ------------------------------------------------------------------------------------------
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
+
+
+def _plain(x: Any) -> str:
+    if x is None:
+        return "-"
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def _statuses(row: SummaryRow) -> str:
+    s = row.statuses
+    return f"{s.get('served', 0)}/{s.get('failed', 0)}/{s.get('abandoned', 0)}"
+
+
+OUTCOME_HEAD = ["by", "group", "participants", "SR (%)", "tasks", "runs (served/failed/abandoned)"]
+OUTCOME_HEAD += ["OCT (time, served)", "OCT best", "OCT spread (SD)", "OCT/LB (x bound)"]
+OUTCOME_HEAD += ["pOCT (time)", "pOCT best", "pOCT spread (SD)", "human time (paper)"]
+
+
+def _outcome_cells(row: SummaryRow) -> list[str]:
+    m = row.metrics
+    return [
+        row.by,
+        row.group,
+        str(row.participants),
+        _cell(m["SR"]),
+        str(row.tasks),
+        _statuses(row),
+        _cell(row.oct),
+        _num(row.oct_best),
+        _num(row.oct_spread),
+        _cell(m["OCT/LB"]),
+        _cell(m["pOCT"]),
+        _num(row.best),
+        _num(row.spread),
+        "-" if row.human is None else f"{row.human:.1f} ({row.human_tasks})",
+    ]
+
+
+def _table(head: list[str], body: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + [
+        "| " + " | ".join(cells) + " |" for cells in body
+    ]
 
 
 def summary_markdown(rows: list[SummaryRow]) -> str:
-    head = ["by", "group", "participants", "SR (%)", "pOCT (time)", "best", "spread (SD)"]
-    head += ["nOCT (% of T_max)", "pMD (tiles)", "AU (%)"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for row in rows:
-        m = row.metrics
-        cells = [row.by, row.group, str(row.participants), _cell(m["SR"]), _cell(m["pOCT"])]
-        cells += [_num(row.best), _num(row.spread), _cell(m["nOCT"]), _cell(m["pMD"]), _cell(m["AU"])]
-        lines.append("| " + " | ".join(cells) + " |")
-    lines += [
-        "",
-        f"Each participant's value is one sample; means with {CONFIDENCE:.0%} intervals across "
-        "participants (none for a single participant); best and spread of pOCT between participants.",
-    ]
+    lines = ["### Outcomes", ""]
+    lines += _table(OUTCOME_HEAD, [_outcome_cells(r) for r in rows])
+    lines += ["", "### Planning process (mean per level)", ""]
+    head = ["by", "group", "participants"] + [PROCESS_HEAD[k] for k in PROCESS]
+    lines += _table(
+        head, [[r.by, r.group, str(r.participants)] + [_cell(r.process[k]) for k in PROCESS] for r in rows]
+    )
+    lines += ["", NOTE]
     return "\n".join(lines) + "\n"
 
 
-def summary_csv(rows: list[SummaryRow]) -> str:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(
-        ["by", "group", "participants", "tasks"]
-        + [f"{m}{s}" for m in SUMMARY_METRICS for s in ("", "_low", "_high")]
-        + ["pOCT_best", "pOCT_spread"]
-    )
-    for row in rows:
-        d = row.to_dict()
-        vals = [
-            "" if d["metrics"][m][k] is None else d["metrics"][m][k]
-            for m in SUMMARY_METRICS
-            for k in ("value", "low", "high")
+NOTE = (
+    f"Means with {CONFIDENCE:.0%} Student-t intervals, clipped to each metric's range (none for one "
+    "sample). Level, difficulty and `all` rows: one sample per participant (their mean over the "
+    "row's levels); participant rows: one sample per level. SR counts an abandoned level (opened, "
+    "never submitted) as a failure; OCT pools served levels only; pOCT counts a failure as T_max; "
+    "OCT/LB is OCT over the built-in planner's lower bound (1 = provably optimal). Human time: the "
+    "paper's published time for the task (mean over the row's tasks that have one, how many in "
+    "brackets). Planning = active + idle (no input for the session's idle threshold); paused time "
+    "is apart."
+)
+
+
+def report_markdown(report: StudyReport) -> str:
+    text = summary_markdown(report.summary)
+    head = ["participant", "level", "status", "OCT", "OCT/LB", "human time"]
+    head += [PROCESS_HEAD[k] for k in PROCESS]
+    body = [
+        [
+            r["participant"],
+            r["level"],
+            r["status"],
+            _plain(r["OCT"]),
+            _plain(r["OCT/LB"]),
+            _plain(r["human_time"]),
         ]
-        w.writerow(
-            [row.by, row.group, row.participants, row.tasks]
-            + vals
-            + [
-                "" if d["pOCT_best"] is None else d["pOCT_best"],
-                "" if d["pOCT_spread"] is None else d["pOCT_spread"],
-            ]
-        )
+        + [_num(r[k], 1) if k.endswith("_s") and r[k] is not None else _plain(r[k]) for k in PROCESS]
+        for r in report.runs
+    ]
+    text += "\n### Per participant and level\n\n" + "\n".join(_table(head, body)) + "\n"
+    return text + _not_attempted_note(report)
+
+
+def _not_attempted_note(report: StudyReport) -> str:
+    if not report.not_attempted:
+        return ""
+    per: dict[str, int] = {}
+    for who, _ in report.not_attempted:
+        per[who] = per.get(who, 0) + 1
+    said = ", ".join(f"{who}: {n}" for who, n in sorted(per.items()))
+    return (
+        f"\nNot attempted (never opened; left out of SR, the means and the counts): "
+        f"{len(report.not_attempted)} level(s) ({said}).\n"
+    )
+
+
+def _flat(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        name = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flat(v, name + "_"))
+        else:
+            out[name] = v
+    return out
+
+
+def report_csv(report: StudyReport) -> str:
+    """One table: the summary rows, then one row per participant and level (by = run)."""
+    summary = [_flat(r.to_dict()) for r in report.summary]
+    runs = [{"by": "run", **r} for r in report.runs]
+    columns = list(dict.fromkeys(k for row in summary + runs for k in row))
+    out = io.StringIO()
+    w = csv.DictWriter(out, columns, lineterminator="\n", restval="")
+    w.writeheader()
+    for row in summary + runs:
+        w.writerow({k: "" if v is None else v for k, v in row.items()})
     return out.getvalue()
 
 
-def summary_json(rows: list[SummaryRow]) -> str:
-    return json.dumps([r.to_dict() for r in rows], indent=2) + "\n"
+def report_json(report: StudyReport) -> str:
+    return (
+        json.dumps(
+            {
+                "note": NOTE,
+                "summary": [r.to_dict() for r in report.summary],
+                "runs": report.runs,
+                "not_attempted": [{"participant": p, "task": t} for p, t in report.not_attempted],
+            },
+            indent=2,
+        )
+        + "\n"
+    )
 
 
-SUMMARY_FORMATS: dict[str, Callable[[list[SummaryRow]], str]] = {
-    "md": summary_markdown,
-    "csv": summary_csv,
-    "json": summary_json,
+REPORT_FORMATS: dict[str, Callable[[StudyReport], str]] = {
+    "md": report_markdown,
+    "csv": report_csv,
+    "json": report_json,
 }
+
+
+def not_attempted_in(paths: list[Path]) -> list[tuple[str, str]]:
+    """(participant, task) of the levels a study export lists as never opened, from every
+    study.json among the paths (a file that cannot be read names no level)."""
+    out = []
+    for top in paths:
+        marks = [top] if top.name == "study.json" else sorted(top.rglob("study.json")) if top.is_dir() else []
+        for mark in marks:
+            try:
+                data = json.loads(mark.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            levels = data.get("levels") if isinstance(data, dict) else None
+            who = str(data.get("label") or data.get("participant") or "?") if isinstance(data, dict) else "?"
+            for entry in levels if isinstance(levels, list) else []:
+                if isinstance(entry, dict) and entry.get("status") == "not_attempted":
+                    out.append((who, str(entry.get("task"))))
+    return out

@@ -1,6 +1,7 @@
 """`study export`: a session as files for papers and for the reference engine.
 
-    OUT/study.json               who, when, the order, and per level its planning statistics
+    OUT/study.json               who, when, the order, and per level its status and planning
+                                 statistics (a level never opened, or a warm-up, has no files)
     OUT/results/<task>.json      the plan and the reference result fields, as ParaCook's human
                                  result files have them (nothing else)
     OUT/replays/<task>.json      our replay of the same run, labelled with the participant
@@ -24,6 +25,8 @@ from game.replay import save_replay
 
 from .persist import LOG_FILE, SessionStore
 from .session import LevelRecord
+
+UNSCORED = ("not_attempted", "warmup")
 
 EXPORT_FORMAT = "paracook-kitchen-study-export"
 EXPORT_MARK = "study.json"
@@ -49,6 +52,8 @@ def export_level(record: LevelRecord, participant: str, out: Path) -> tuple[dict
         "level": record.path,
         **record.stats(),
     }
+    if record.status in UNSCORED:  # never opened, or practice: no result to score
+        return entry, None
     try:
         level = load_level(record.path)
     except LevelError as e:
@@ -70,6 +75,8 @@ def export_level(record: LevelRecord, participant: str, out: Path) -> tuple[dict
     source = {"kind": "human", "method": "study", "participant": participant, "label": participant}
     save_replay(out / "replays" / f"{stem}.json", level, plan, result, {**source, "study": record.stats()})
     entry.update(done=result.done, time=result.time, error=result.error)
+    if record.status == "abandoned":  # its plan was never submitted: a failure, whatever it serves
+        entry["done"] = False
     return entry, None
 
 
@@ -83,7 +90,7 @@ def export_session(store: SessionStore, out: Path) -> tuple[list[Path], list[str
         entries.append(entry)
         if problem:
             problems.append(problem)
-        else:
+        elif record.status not in UNSCORED:
             written.append(out / "results" / f"{_file_stem(record.task_id)}.json")
     summary = {
         "format": EXPORT_FORMAT,
@@ -94,6 +101,9 @@ def export_session(store: SessionStore, out: Path) -> tuple[list[Path], list[str
         "seed": session.seed,
         "finished": session.finished,
         "idle_after_s": session.idle_after,
+        "protocol": session.protocol,
+        "condition": session.condition,
+        "time_limit_s": session.time_limit,
         "levels": entries,
     }
     (out / EXPORT_MARK).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")

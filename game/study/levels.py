@@ -33,6 +33,8 @@ def resolve_levels(specs: list[str], installed: Path) -> list[Path]:
             out += found
         elif path.is_file():
             out.append(path)
+        elif (installed / f"{spec}.yaml").is_file() and ".." not in Path(spec).parts:
+            out.append(installed / f"{spec}.yaml")  # an installed paper task, by its id
         else:
             try:
                 found = suite_levels(spec)

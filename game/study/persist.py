@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,27 +31,19 @@ def new_session(
     order: str = "fixed",
     seed: int | None = None,
     idle_after: float = IDLE_AFTER,
+    protocol: StudyPlan | None = None,
 ) -> SessionStore:
-    """Create a session folder under root for these level files (each loaded and checked)."""
+    """Create a session folder under root for these level files (each loaded and checked);
+    a protocol adds its warm-up levels first, its instructions, time limit and condition."""
     name = safe_name(participant)
     if not name:
         raise SessionError("give the participant a name (letters, digits, - or _)")
     if not files:
         raise SessionError("a session needs at least one level")
-    records = []
-    for f in ordered(list(files), order, seed):
-        try:
-            level = load_level(f)
-        except LevelError as e:
-            raise SessionError(f"cannot use this level: {e}") from None
-        records.append(
-            LevelRecord(
-                str(Path(f).resolve()),
-                str(task_info(level)["id"]),
-                level.title or level.name,
-                task_digest(level),
-            )
-        )
+    plan = protocol or StudyPlan()
+    warmups = [(f, True) for f in plan.warmup]
+    measured = [(f, False) for f in ordered(list(files), order, seed, plan.condition or 0)]
+    records = [_record_of(f, warmup) for f, warmup in warmups + measured]
     stamp = time.strftime("%Y%m%d-%H%M%S")
     folder = root / f"{name}-{stamp}"
     n = 1
@@ -58,12 +51,55 @@ def new_session(
         n += 1
         folder = root / f"{name}-{stamp}-{n}"
     session = Session(
-        participant.strip(), records, order, seed, 0, time.strftime("%Y-%m-%d %H:%M:%S"), idle_after
+        participant.strip(),
+        records,
+        order,
+        seed,
+        0,
+        time.strftime("%Y-%m-%d %H:%M:%S"),
+        idle_after,
+        protocol=plan.name,
+        instructions=plan.instructions,
+        time_limit=plan.time_limit,
+        condition=plan.condition,
     )
     store = SessionStore(folder, session)
     store.save()
-    store.log({"event": "start", "levels": [r.task_id for r in records], "order": order, "seed": seed})
+    store.log(
+        {
+            "event": "start",
+            "levels": [r.task_id for r in records],
+            "order": order,
+            "seed": seed,
+            **({"protocol": plan.name, "condition": plan.condition} if plan.name else {}),
+        }
+    )
     return store
+
+
+@dataclass(frozen=True)
+class StudyPlan:
+    """What a study protocol adds to a session (game/study/protocol.py reads the file)."""
+
+    name: str = ""
+    warmup: tuple[Path, ...] = ()
+    instructions: str = ""
+    time_limit: float | None = None
+    condition: int | None = None
+
+
+def _record_of(file: Path, warmup: bool) -> LevelRecord:
+    try:
+        level = load_level(file)
+    except LevelError as e:
+        raise SessionError(f"cannot use this level: {e}") from None
+    return LevelRecord(
+        str(Path(file).resolve()),
+        str(task_info(level)["id"]),
+        level.title or level.name,
+        task_digest(level),
+        warmup=warmup,
+    )
 
 
 class SessionStore:

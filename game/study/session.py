@@ -8,10 +8,14 @@ animation previews, runs ending in an error). persist.py keeps a session on disk
 from __future__ import annotations
 
 import random
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-ORDERS = ("fixed", "shuffled")
+ORDERS = ("fixed", "shuffled", "counterbalanced")
+# What happened to a level: served or failed once submitted, abandoned when opened and left
+# unsubmitted (a failure for SR, marked as such), not_attempted when never opened (left out of
+# SR, means and task counts); warm-up levels are practice and never scored.
+STATUSES = ("served", "failed", "abandoned", "not_attempted", "warmup")
 IDLE_AFTER = 30.0  # seconds without input after which planning time counts as idle
 COUNTERS = ("edits", "undos", "redos", "previews", "error_runs")
 
@@ -40,6 +44,17 @@ class LevelRecord:
     since_input: float = 0.0  # seconds since the last input (decides active vs idle)
     submitted: bool = False
     outcome: dict[str, Any] = field(default_factory=dict)  # done, time, error of the last run
+    opened: bool = False  # the participant saw this level (its clock ran)
+    warmup: bool = False  # a practice level before the measured ones: never scored
+    history: dict[str, Any] = field(default_factory=dict)  # the editor's undo/redo stacks
+
+    @property
+    def status(self) -> str:
+        if self.warmup:
+            return "warmup"
+        if self.submitted:
+            return "served" if self.outcome.get("done") else "failed"
+        return "abandoned" if self.opened else "not_attempted"
 
     @property
     def planning_s(self) -> float:
@@ -79,6 +94,7 @@ class LevelRecord:
             "paused_s": round(self.paused_s, 3),
             **{k: getattr(self, k) for k in COUNTERS},
             "submitted": self.submitted,
+            "status": self.status,
         }
 
 
@@ -92,6 +108,10 @@ class Session:
     started: str = ""
     idle_after: float = IDLE_AFTER
     finished: bool = False
+    protocol: str = ""  # the study protocol's name, when the session was started from one
+    instructions: str = ""  # the protocol's own text for the intro page
+    time_limit: float | None = None  # seconds of planning per level; None: no limit
+    condition: int | None = None  # the counterbalanced order's row this participant got
 
     @property
     def level(self) -> LevelRecord | None:
@@ -119,7 +139,15 @@ class Session:
             levels = [_record(r, f"{where}: levels[{i}]") for i, r in enumerate(data["levels"])]
             kept = {
                 k: data[k]
-                for k in ("order", "seed", "current", "started", "idle_after", "finished")
+                for k in (
+                    "order",
+                    "seed",
+                    "current",
+                    "started",
+                    "idle_after",
+                    "finished",
+                    *_PROTOCOL_FIELDS,
+                )
                 if k in data
             }
             session = cls(str(data["participant"]), levels, **kept)
@@ -134,10 +162,27 @@ class Session:
             raise SessionError(f"{where}: a session needs a participant's name and at least one level")
         if not 0 <= session.current <= len(levels):
             raise SessionError(f"{where}: field 'current' is {session.current}, outside 0..{len(levels)}")
+        limit = session.time_limit
+        if limit is not None and not (_number(limit) and limit > 0):
+            raise SessionError(f"{where}: 'time_limit' must be a positive number of seconds or null")
+        if not isinstance(session.protocol, str) or not isinstance(session.instructions, str):
+            raise SessionError(f"{where}: 'protocol' and 'instructions' must be text")
+        cond = session.condition
+        if cond is not None and (type(cond) is not int or cond < 0):
+            raise SessionError(f"{where}: 'condition' must be a whole number of 0 or more, or null")
+        if session.order not in ORDERS:
+            raise SessionError(f"{where}: 'order' must be one of {', '.join(ORDERS)}")
+        for i, record in enumerate(levels):  # files written before levels said they were opened
+            if "opened" not in data["levels"][i]:
+                record.opened = record.submitted or i == session.current and record.planning_s > 0
         return session
 
 
+_PROTOCOL_FIELDS = ("protocol", "instructions", "time_limit", "condition")
+
+
 SESSION_FORMAT = "paracook-kitchen-study"
+_RECORD_FIELDS = {f.name for f in fields(LevelRecord)}
 _NUMBERS = ("active_s", "idle_s", "paused_s", "since_input", *COUNTERS)
 
 
@@ -149,23 +194,49 @@ def _record(data: Any, where: str) -> LevelRecord:
     """One level's record, each field checked (a hand-edited file is named, not a crash later)."""
     if not isinstance(data, dict):
         raise SessionError(f"{where}: must be an object")
+    unknown = sorted(set(data) - _RECORD_FIELDS)
+    if unknown:
+        raise SessionError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
     record = LevelRecord(**data)
     bad = [k for k in _NUMBERS if not _number(getattr(record, k))]
     bad += [k for k in ("path", "task_id", "title", "digest") if not isinstance(getattr(record, k), str)]
-    bad += [k for k in ("plan", "outcome") if not isinstance(getattr(record, k), dict)]
+    bad += [k for k in ("plan", "outcome", "history") if not isinstance(getattr(record, k), dict)]
+    bad += [k for k in ("submitted", "opened", "warmup") if not isinstance(getattr(record, k), bool)]
     if bad:
         raise SessionError(f"{where}: field(s) {', '.join(bad)} of the wrong type")
     return record
 
 
-def ordered(items: list[Any], order: str, seed: int | None) -> list[Any]:
-    """The levels in session order: as given, or shuffled by a seeded generator."""
+def ordered(items: list[Any], order: str, seed: int | None, condition: int = 0) -> list[Any]:
+    """The levels in session order: as given, shuffled by a seeded generator, or row
+    `condition` of a balanced Latin square (counterbalanced across participants)."""
     if order not in ORDERS:
         raise SessionError(f"order must be one of {', '.join(ORDERS)}, not {order!r}")
     out = list(items)
     if order == "shuffled":
         random.Random(seed).shuffle(out)
+    elif order == "counterbalanced":
+        out = [out[i] for i in latin_row(len(out), condition)]
     return out
+
+
+def latin_row(n: int, row: int) -> list[int]:
+    """Row `row` (mod the square's rows) of a balanced Latin square over n items: every item
+    comes first once, and every item follows every other equally often (2n rows for odd n)."""
+    if n == 0:
+        return []
+    first = [0]  # 0, 1, n-1, 2, n-2, ...
+    lo, hi = 1, n - 1
+    while len(first) < n:
+        first.append(lo)
+        lo += 1
+        if len(first) < n:
+            first.append(hi)
+            hi -= 1
+    rows = n if n % 2 == 0 else 2 * n
+    r = row % rows
+    shifted = [(x + r) % n for x in first]
+    return shifted[::-1] if r >= n else shifted
 
 
 def safe_name(text: str) -> str:

@@ -13,10 +13,14 @@ A screen is any object with:
 from __future__ import annotations
 
 import os
+import sys
 import time
 from typing import Protocol
 
 import pygame
+
+from game.ui.store import data_dir
+from game.ui.window_size import clamp_to, fitting_size, load_remembered, save_remembered
 
 DEFAULT_SIZE = (1440, 900)
 MIN_SIZE = (1024, 700)  # the smallest window the layouts are made for
@@ -34,20 +38,42 @@ class Screen(Protocol):
     def draw(self, surface: pygame.Surface) -> None: ...
 
 
-def open_window(size: tuple[int, int] = DEFAULT_SIZE, title: str = "ParaCook Kitchen") -> pygame.Surface:
-    """Create (or reuse) the resizable main window."""
+def desktop_size() -> tuple[int, int] | None:
+    """The first screen's size in pixels, when the video driver knows it."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        return None
+    return tuple(sizes[0]) if sizes and sizes[0][0] > 0 and sizes[0][1] > 0 else None
+
+
+def window_size(size: tuple[int, int] | None = None) -> tuple[int, int]:
+    """The size to open at: the one asked for kept within the screen, else the remembered one if
+    it fits, else the largest preset that fits (game/ui/window_size.py)."""
+    pygame.display.init()
+    desktop = desktop_size()
+    if size is not None:
+        return clamp_to(size, desktop)
+    return fitting_size(desktop, load_remembered(data_dir()))
+
+
+def open_window(size: tuple[int, int] | None = None, title: str = "ParaCook Kitchen") -> pygame.Surface:
+    """Create (or reuse) the resizable main window, centred, at a size that fits the screen."""
     pygame.display.init()  # not pygame.init(): the kitchen is silent, and audio init is noisy
     pygame.font.init()
     pygame.display.set_caption(title)
+    os.environ.setdefault("SDL_VIDEO_CENTERED", "1")
     flags = 0 if os.environ.get("SDL_VIDEODRIVER") == "dummy" else pygame.RESIZABLE
-    return pygame.display.set_mode(size, flags)
+    return pygame.display.set_mode(window_size(size), flags)
 
 
 class App:
     """Runs one screen at a time. `step()` is one frame, so tests can drive the real loop."""
 
-    def __init__(self, screen: Screen, surface: pygame.Surface | None = None):
+    def __init__(self, screen: Screen, surface: pygame.Surface | None = None, remember: bool = False):
         self.surface = surface or open_window()
+        self.remember = remember  # keep a size the user resized to for the next window
+        self.resized: tuple[int, int] | None = None
         self.screen: Screen | None = screen
         self.clock = pygame.time.Clock()
         self.last_input = time.monotonic()
@@ -71,6 +97,7 @@ class App:
                 return False
             if event.type == pygame.VIDEORESIZE:
                 size = (max(MIN_SIZE[0], event.w), max(MIN_SIZE[1], event.h))
+                self.resized = size
                 resize = getattr(self.screen, "resize", None)
                 if resize:
                     resize(size)
@@ -110,4 +137,8 @@ class App:
     def run(self) -> None:
         while self.step():
             pass
+        if self.remember and self.resized:
+            problem = save_remembered(data_dir(), self.resized)
+            if problem:
+                print(f"note: {problem}", file=sys.stderr)
         pygame.quit()

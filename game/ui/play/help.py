@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 from game.engine.diagnosis import SAME_INSTANT_RULE
+from game.ui import speed_keys
 
 HELP: list[tuple[str, list[tuple[str, str]]]] = [
     (
         "Agents",
         [
-            ("click an agent", "select it (its queue gets the new actions)"),
+            ("click an agent's badge", "select it (the numbered chip at its corner; or its queue, or Tab)"),
             ("1-9, Tab", "select agent n / the next agent; new actions go at its queue's end"),
         ],
     ),
     (
         "Planning",
         [
-            ("click floor", "queue a MoveTo to that tile"),
+            ("click floor", "queue a MoveTo to that tile for the selected agent, even where another stands"),
             ("click station", "queue an Interact; walks next to it first when needed"),
             ("right-click, P", "queue a Process (chop, wash) at the station under the mouse"),
             ("I / M", "Interact with / MoveTo the tile under the mouse"),
-            ("Shift+click", "MoveTo even where another agent stands"),
             ("W", "queue a Wait: type its length, +/- adjust, Enter queues"),
             ("F", "queue a Finish"),
             ("+ / -", "lengthen / shorten the selected Wait"),
@@ -35,9 +35,10 @@ HELP: list[tuple[str, list[tuple[str, str]]]] = [
         "Time",
         [
             ("Space", "play / pause the plan as an animation"),
-            ("[ / ]", "slower / faster"),
+            speed_keys.HELP,
             ("Left / Right", "previous / next event"),
             ("Home / End", "start / end of the plan"),
+            ("Enter", "the result card again (a plan that serves every order)"),
             ("drag the bar", "show the kitchen at any moment (the timeline too)"),
             ("same instant", SAME_INSTANT_RULE),
         ],

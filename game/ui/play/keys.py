@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import pygame
 
+from game.ui import speed_keys
+
 if TYPE_CHECKING:
     from .screen import PlayScreen
 
@@ -43,8 +45,10 @@ KEYS: dict[int, Command] = {
     pygame.K_RIGHT: lambda s, e: s.step_event(1),
     pygame.K_HOME: lambda s, e: s.seek(0),
     pygame.K_END: lambda s, e: s.seek(s.clock.end),
-    pygame.K_LEFTBRACKET: lambda s, e: s.change_speed(-1),
-    pygame.K_RIGHTBRACKET: lambda s, e: s.change_speed(1),
+    speed_keys.SLOWER: lambda s, e: s.change_speed(-1),
+    speed_keys.FASTER: lambda s, e: s.change_speed(1),
+    pygame.K_RETURN: lambda s, e: s.reopen_card(),
+    pygame.K_KP_ENTER: lambda s, e: s.reopen_card(),
     pygame.K_DELETE: lambda s, e: s.delete(),
     pygame.K_BACKSPACE: lambda s, e: s.delete(),
     pygame.K_w: lambda s, e: s.open_prompt(),

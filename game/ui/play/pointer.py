@@ -60,12 +60,12 @@ class Pointer:
             self.s.say(f"{drag.agent} action {drag.index} now waits {panels.fmt(drag.duration)}")
 
     def _kitchen_click(self, pos: tuple[int, int], button: int, shift: bool) -> None:
+        agent = self.s.renderer.badge_at_pixel(pos)
+        if button == 1 and agent is not None and agent != self.s.shown.agent and not shift:
+            self.s.select_agent(agent)  # only the badge selects: the tile itself is a MoveTo target
+            return
         tile = self.s.kitchen.tile_at(pos)
         if tile is None:
-            return
-        agent = self.s.renderer.agent_at_pixel(pos)
-        if button == 1 and agent is not None and agent != self.s.shown.agent and not shift:
-            self.s.select_agent(agent)
             return
         self.s.act_on_tile(tile, process=button == 3, move=shift)
 

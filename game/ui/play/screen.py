@@ -99,6 +99,8 @@ class PlayScreen:
         self.results = Results(self)
         if self.options.record_scores:  # the result card's bound, worked out in the background
             strong.warm_bound(level, self.editor.rules)
+        shows_human = "Human baseline" not in self.options.hidden_rows
+        self.human = store.human_reference(level) if shows_human else None
         self.layout = Layout.for_size(self.size, len(level.agent_names))
         self.resize(self.size)
         if restored:
@@ -263,7 +265,7 @@ class PlayScreen:
         self.timeline.draw(surface, ed, self.clock.t, span)
         draw_status(surface, self.layout.status, ed, self._hint(), self.prompt is None)
         self.queues.draw(surface, ed, self._running())
-        draw_side(surface, self.layout.side, ed, self.clock, self.wait_default)
+        draw_side(surface, self.layout.side, ed, self.clock, self.wait_default, self.human)
         self.card_view.draw(surface)
         self.manager.draw_ui(surface)
         if self.show_help:
@@ -473,6 +475,14 @@ class PlayScreen:
 
     def open_card(self, card: Card) -> None:
         self.results.open_card(card)
+
+    def reopen_card(self) -> None:
+        """Enter: the result card of the plan as it stands, again."""
+        card = self.cards.get(self.fingerprint()) if self.viewing is None else None
+        if card is None:
+            self.say("no result card: this plan does not serve every order yet", error=True)
+        else:
+            self.open_card(card)
 
     def close_card(self) -> None:
         self.card_view.close()

@@ -32,7 +32,12 @@ def agent_info_lines(ed: PlanEditor, wait_default: float) -> list[tuple[str, Any
 
 
 def draw_side(
-    surface: pygame.Surface, side: pygame.Rect, ed: PlanEditor, clock: PlayClock, wait_default: float
+    surface: pygame.Surface,
+    side: pygame.Rect,
+    ed: PlanEditor,
+    clock: PlayClock,
+    wait_default: float,
+    human: tuple[float, str] | None = None,
 ) -> None:
     panels.panel(surface, side)
     x, w = side.x + 16, side.w - 32
@@ -40,6 +45,9 @@ def draw_side(
     y = panels.draw_clock(surface, x, side.y + 10, w, clock.t, clock.end, clock.playing, clock.speed) + 10
     served = sum(1 for s in r.served_times if s <= clock.t)
     y = panels.draw_orders(surface, x, y, w, level.orders, served, r.served_times, r.error is not None) + 6
+    if human is not None:  # the published human time of this very task, to plan against
+        line = f"Human time to beat: {panels.fmt(human[0])} ({human[1]})"
+        y = panels.draw_lines(surface, x, y, w, [(line, P.TEXT_DIM)]) + 6
     info = agent_info_lines(ed, wait_default)
     info_h = 24 + sum(len(panels.wrap(text, w, 17)) for text, _ in info) * 16 + 8
     if level.description and y + 60 < side.bottom - info_h:

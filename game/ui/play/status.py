@@ -46,7 +46,7 @@ def error_text(ed: PlanEditor) -> str | None:
 def outcome_text(ed: PlanEditor) -> str:
     r = ed.result
     if r.done:
-        return f"No error: every order is served at t = {panels.fmt(r.time)}"
+        return f"No error: every order is served at t = {panels.fmt(r.time)} (Enter: the result card)"
     if ed.action_count == 0:
         return "No actions yet: click the kitchen to plan the selected agent (F1 for help)"
     return (
@@ -61,6 +61,19 @@ def insertion_text(ed: PlanEditor) -> str:
     return f"{ed.agent}: new actions go before action {ed.selected} (Esc: at the end)"
 
 
+def _error_lines(text: str, rect: pygame.Rect) -> tuple[list[str], int]:
+    """The error in as many lines as the status area holds, in the largest type that shows all
+    of it (a narrow window gets smaller type rather than a sentence cut short)."""
+    for size in (18, 16, 15, 14, 13):
+        lines = panels.wrap(text, rect.w - 16, size)
+        if len(lines) * (size + 2) <= rect.h - 4:
+            return lines, size
+    size = 13
+    keep = max(1, (rect.h - 4) // (size + 2))
+    lines = panels.wrap(text, rect.w - 16, size)
+    return lines[: keep - 1] + [ellipsize(" ".join(lines[keep - 1 :]), rect.w - 16, size)], size
+
+
 def draw_status(
     surface: pygame.Surface, rect: pygame.Rect, ed: PlanEditor, hint: tuple[str, Any], two_lines_ok: bool
 ) -> None:
@@ -70,14 +83,9 @@ def draw_status(
         size = 19
         if font(size).size(text)[0] > rect.w - 16 and two_lines_ok:  # too long: use both lines
             pygame.draw.rect(surface, ERROR_BG, rect)
-            for i, line in enumerate(panels.wrap(text, rect.w - 16, 18)[:2]):
-                blit_text(
-                    surface,
-                    ellipsize(line, rect.w - 16, 18),
-                    (rect.x + 8, rect.y + 4 + i * 22),
-                    18,
-                    ERROR_TEXT,
-                )
+            lines, small = _error_lines(text, rect)
+            for i, line in enumerate(lines):
+                blit_text(surface, line, (rect.x + 8, rect.y + 3 + i * (small + 2)), small, ERROR_TEXT)
             return
         pygame.draw.rect(surface, ERROR_BG, first)
         blit_text(

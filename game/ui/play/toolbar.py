@@ -7,6 +7,7 @@ from collections.abc import Iterable
 import pygame
 import pygame_gui
 
+from game.ui import speed_keys
 from game.ui.planner_job import JobState
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
@@ -16,8 +17,8 @@ STRONG_TIP = "Run the built-in planner on this level (in the background)"
 TOOLBAR = (
     ("back", "Levels", "Back to the level list"),
     ("play", "Play", "Play / pause (Space)"),
-    ("slower", "Slower", "Slower ([)"),
-    ("faster", "Faster", "Faster (])"),
+    ("slower", "Slower", speed_keys.SLOWER_TIP),
+    ("faster", "Faster", speed_keys.FASTER_TIP),
     ("undo", "Undo", "Undo (Ctrl+Z)"),
     ("redo", "Redo", "Redo (Ctrl+Y)"),
     ("save", "Save", "Save the plan (Ctrl+S)"),

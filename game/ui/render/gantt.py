@@ -12,7 +12,8 @@
     span_lines(span, story) -> list[str]                 # tooltip text
 
 Bars are coloured by action type (palette.ACTION_COLOURS) and labelled with what the action did
-(story: game.engine.narration.Narration); zero-length actions (Interact, Finish) are thin ticks;
+(story: game.engine.narration.Narration), each inside its own bar; zero-length actions (Interact,
+Finish) are thin ticks with a diamond marker, what they did in their tooltip;
 idle time is the hatched lane background; an action whose effect failed is outlined red, one
 rejected at its start is a red cross; everything after `stop` (the run's end at an error) is
 greyed: it never ran. Only the visible time window is drawn, so a long run stays cheap.
@@ -384,26 +385,15 @@ class Gantt:
             span = spans[i]
             r = self.span_rect(rect, row, span)
             if span.status == "rejected" or r.w <= 3:
-                ticks.append((span, r, i, self._room_after(rect, row, spans, i)))
+                ticks.append((span, r))
             elif not dense or r.w > 1 or r.x != last_x:
-                bars.append((span, r, i))
+                bars.append((span, r))
                 last_x = r.x
-        labelled = {i for span, r, i, room in ticks if not dense and self._tick_text(span, r, room)}
-        for span, r, i in bars:  # a bar after a labelled tick keeps its own text to the top half
-            self._draw_bar(img, r, span, dense, shared=(i - 1) in labelled)
-        for span, r, _, room in ticks:
-            self._draw_tick(img, r, span, dense, room)
+        for span, r in bars:  # each label inside its own bar, never over a neighbour
+            self._draw_bar(img, r, span, dense)
+        for span, r in ticks:  # an instant action: a marker; what it did is in its tooltip
+            self._draw_tick(img, r, span, dense)
         img.set_clip(clip)
-
-    def _room_after(self, rect: pygame.Rect, row: pygame.Rect, spans: list[ActionSpan], i: int) -> int:
-        """Free pixels to the right of a tick: over the walk that follows it (whose own label
-        moves up), up to the next tick or other bar."""
-        x = self.x_of(rect, spans[i].start)
-        if i + 1 >= len(spans):
-            return row.right - x - 4
-        nxt = spans[i + 1]
-        walk = nxt.end > nxt.start and nxt.action.get("action") == "MoveTo"
-        return self.x_of(rect, nxt.end if walk else nxt.start) - x - 4
 
     def _draw_row_background(self, img: pygame.Surface, row: pygame.Rect) -> None:
         pygame.draw.rect(img, IDLE, row)
@@ -430,9 +420,15 @@ class Gantt:
             return self.story.label(span.agent, span.index) or short_text(span.action)
         return short_text(span.action)
 
-    def _draw_bar(
-        self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool = False, shared: bool = False
-    ) -> None:
+    @staticmethod
+    def _fit(text: str, r: pygame.Rect) -> tuple[str, int] | None:
+        """The text and a size at which it fits inside the bar (smaller type before none)."""
+        for size in range(max(10, min(15, r.h - 4)), 8, -1):
+            if font(size).size(text)[0] < r.w - 4:
+                return text, size
+        return None
+
+    def _draw_bar(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool = False) -> None:
         name = span.action.get("action", "")
         colour = P.ACTION_COLOURS.get(name, (120, 120, 120))
         pygame.draw.rect(img, colour, r)
@@ -445,19 +441,13 @@ class Gantt:
         if r.w > 4:
             pygame.draw.rect(img, (20, 20, 24), r, 1)
         text = self._bar_text(span)
-        size = max(10, min(15, r.h - 4))
-        if shared:  # the tick label sits in the lower half
-            size = max(10, min(14, r.h // 2 - 2))
-        fits = text and r.w > 20 and font(size).size(text)[0] < r.w - 4
-        if fits and not (shared and r.h < 28):
-            where, anchor = ((r.centerx, r.y + 1), "midtop") if shared else (r.center, "center")
-            blit_text(img, text, where, size, P.text_colour_on(colour), anchor=anchor)
+        fitted = self._fit(text, r) if text else None
+        if fitted is not None:
+            blit_text(img, fitted[0], r.center, fitted[1], P.text_colour_on(colour), anchor="center")
         if span.status in ("failed", "cut"):
             pygame.draw.rect(img, P.ERROR, r, 3)
 
-    def _draw_tick(
-        self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool, room: int
-    ) -> None:
+    def _draw_tick(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool) -> None:
         if span.status == "rejected":
             c, s = (r.centerx, r.centery), max(4, min(10, r.h // 3))
             pygame.draw.line(img, P.ERROR, (c[0] - s, c[1] - s), (c[0] + s, c[1] + s), 3)
@@ -472,28 +462,10 @@ class Gantt:
             pygame.draw.rect(img, colour, r)
             d, top = 4, (r.centerx, r.y + 1)
             diamond = [(top[0] - d, top[1] + d), top, (top[0] + d, top[1] + d), (top[0], top[1] + 2 * d)]
+            pygame.draw.polygon(img, (20, 20, 24), [(x, y + 1) for x, y in diamond])
             pygame.draw.polygon(img, colour, diamond)
-            self._tick_label(img, r, span, room)
         if span.status == "failed":
             pygame.draw.rect(img, P.ERROR, r.inflate(4, 4), 2)
-
-    def _tick_text(self, span: ActionSpan, r: pygame.Rect, room: int) -> str:
-        """The label beside a tick when it fits ('' when not)."""
-        if self.story is None or room < 24 or r.h < 12 or span.status == "rejected":
-            return ""
-        text = self.story.label(span.agent, span.index)
-        return text if text and font(self._tick_size(r)).size(text)[0] <= room else ""
-
-    @staticmethod
-    def _tick_size(r: pygame.Rect) -> int:
-        return max(10, min(14, r.h // 2 + 2))
-
-    def _tick_label(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, room: int) -> None:
-        """What an Interact did, written beside its tick (in the lower half of the lane)."""
-        text = self._tick_text(span, r, room)
-        if text:
-            y = r.y + r.h // 2 + (r.h // 4 if r.h >= 28 else 0)
-            blit_text(img, text, (r.right + 3, y), self._tick_size(r), P.TEXT, anchor="midleft")
 
     def _draw_track(self, img: pygame.Surface, rect: pygame.Rect, lane: _Lane) -> None:
         row = lane.rect

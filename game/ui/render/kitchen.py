@@ -123,6 +123,7 @@ class KitchenRenderer:
         self._background: pygame.Surface | None = None
         self.agent_points: dict[str, tuple[int, int]] = {}
         self.agent_rects: dict[str, pygame.Rect] = {}
+        self.agent_badges: dict[str, pygame.Rect] = {}  # the chip a click selects the agent by
 
     # -- geometry ---------------------------------------------------------------------
     @property
@@ -320,7 +321,7 @@ class KitchenRenderer:
     ) -> None:
         positions = self._positions(state, timeline, t)
         offsets = _spread(positions)
-        self.agent_points, self.agent_rects = {}, {}
+        self.agent_points, self.agent_rects, self.agent_badges = {}, {}, {}
         for name, pos in positions.items():
             agent = state["agents"][name]
             dx = offsets.get(name, 0.0)
@@ -391,6 +392,36 @@ class KitchenRenderer:
         if alpha == 255:
             self.agent_points[name] = (cx - int(n * 0.22), cy)
             self.agent_rects[name] = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
+            self.agent_badges[name] = self._draw_badge(surface, (cx + r, cy - r), index, colour)
+
+    def _draw_badge(
+        self, surface: pygame.Surface, at: tuple[int, int], index: int, colour: Any
+    ) -> pygame.Rect:
+        """The agent's number on a chip at its token's corner: clicking it selects the agent (a
+        click elsewhere on the tile is a MoveTo there)."""
+        size = max(14, int(self.tile * 0.34))
+        chip = pygame.Rect(0, 0, size, size)
+        chip.center = at
+        pygame.draw.rect(surface, (20, 20, 20), chip, border_radius=size // 3)
+        pygame.draw.rect(surface, colour, chip.inflate(-4, -4), border_radius=size // 3)
+        blit_text(
+            surface,
+            str(index + 1),
+            chip.center,
+            max(9, size - 4),
+            P.text_colour_on(colour),
+            bold=True,
+            anchor="center",
+        )
+        return chip
+
+    def badge_at_pixel(self, pixel: tuple[int, int]) -> str | None:
+        """The agent whose badge is under pixel at the last draw()."""
+        hit = None
+        for name, rect in self.agent_badges.items():
+            if rect.collidepoint(pixel):
+                hit = name
+        return hit
 
     def _draw_flag(self, surface: pygame.Surface, at: tuple[int, int]) -> None:
         """A small chequered flag: the agent's Finish has run."""

@@ -14,7 +14,7 @@ from game.ui import store
 from game.ui.play import PlayScreen
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
-from game.ui.render.text import blit_text, ellipsize
+from game.ui.render.text import blit_text, ellipsize, font
 
 
 def plural(n: int, word: str) -> str:
@@ -163,6 +163,17 @@ def study_item(size: tuple[int, int]) -> Item:
         return StudySetupScreen(files, back=back, size=size)
 
     return Item(Path(), "Start a study session", "study:human", detail, action=start)
+
+
+# The line under the title, longest first: a narrow window gets a shorter one, not a cut sentence.
+SUBTITLES = (
+    "Pick a level to plan: tutorials, a study session, the paper's tasks, the suite, scenarios, "
+    "collaboration. Times are your best (h = the ParaCook human study, on the paper's own kitchen). "
+    "Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
+    "Pick a level to plan. Times are your best (h = the ParaCook human study, on the paper's own "
+    "kitchen). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
+    "Pick a level. Times: your best (h = the paper's human time). Wheel scrolls; arrows + Enter pick.",
+)
 
 
 class BrowserScreen:
@@ -319,19 +330,9 @@ class BrowserScreen:
     def _draw_top(self, surface: pygame.Surface) -> None:
         pygame.draw.rect(surface, P.PANEL, (0, 0, self.size[0], TOP_H))
         blit_text(surface, "ParaCook Kitchen", (20, 10), 34, P.TEXT, bold=True)
-        blit_text(
-            surface,
-            ellipsize(
-                "Pick a level to plan: tutorials, a study session, the paper's tasks, the suite, "
-                "scenarios, collaboration. Times are your best (h = the ParaCook human study, on the paper's own "
-                "kitchen). Wheel or PgUp/PgDn scroll; arrows + Enter pick.",
-                self.size[0] - 40,
-                17,
-            ),
-            (20, 42),
-            17,
-            P.TEXT_DIM,
-        )
+        room = self.size[0] - 40
+        text = next((t for t in SUBTITLES if font(17).size(t)[0] <= room), SUBTITLES[-1])
+        blit_text(surface, ellipsize(text, room, 17), (20, 42), 17, P.TEXT_DIM)
 
     def _draw_list(self, surface: pygame.Surface, y: int, heading: str, items: list[Item]) -> int:
         if not items:

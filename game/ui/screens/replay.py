@@ -3,7 +3,7 @@
     ReplayScreen(replay, back=None, label="")   # back: the screen Escape returns to
     ReplayScreen.from_file(path, back=None)      # raises game.replay.ReplayError
 
-Keys: Space play/pause, Left/Right previous/next event, Home/End, Up/Down speed, E the error,
+Keys: Space play/pause, Left/Right previous/next event, Home/End, [ and ] speed, E the error,
 Escape back (or quit). Mouse: click or drag the scrub bar, click a Gantt bar to seek to that
 action, hover the kitchen, the Gantt chart or a marker for details.
 """
@@ -23,6 +23,7 @@ from game.engine.diagnosis import explain
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
+from game.ui import speed_keys
 from game.ui.planner_job import warm_bound
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines, track_lines
@@ -125,7 +126,7 @@ HELP_ROWS = [
     ("Space", "play / pause"),
     ("Left / Right", "previous / next event"),
     ("Home / End", "start / end of the run"),
-    ("Up / Down", "faster / slower (0.25x to 16x)"),
+    (speed_keys.HELP[0], speed_keys.HELP[1] + " (0.25x to 16x)"),
     ("E", "jump to the error"),
     ("C", "jump to the cause of the error"),
     ("scrub bar", "click or drag to seek; hover a mark for what it is"),
@@ -208,8 +209,8 @@ class TimelineScreen:
             ),
             ("next", ">", 40 if narrow else 44, "Next event (Right)"),
             ("end", ">|", 40 if narrow else 44, "End (End)"),
-            ("slower", "-", 32 if narrow else 36, "Slower (Down)"),
-            ("faster", "+", 32 if narrow else 36, "Faster (Up)"),
+            ("slower", "-", 32 if narrow else 36, speed_keys.SLOWER_TIP),
+            ("faster", "+", 32 if narrow else 36, speed_keys.FASTER_TIP),
         ]
         if self.error_at is not None:
             specs.append(
@@ -275,8 +276,8 @@ class TimelineScreen:
         pygame.K_RIGHT: "next",
         pygame.K_HOME: "home",
         pygame.K_END: "end",
-        pygame.K_UP: "faster",
-        pygame.K_DOWN: "slower",
+        speed_keys.FASTER: "faster",
+        speed_keys.SLOWER: "slower",
         pygame.K_e: "error",
         pygame.K_ESCAPE: "back",
         pygame.K_F1: "help",

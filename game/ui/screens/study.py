@@ -12,18 +12,20 @@ The session itself (model, disk, export) is game/study/; these screens only show
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pygame
 
 from game.engine import parse_plan
+from game.engine.kitchen import CHOP_TIME, RETURN_DELAY, WASH_TIME
+from game.engine.level import COOKWARE_TIME
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.study.export import export_session
 from game.study.persist import SessionStore, new_session, unfinished_sessions
-from game.study.session import ORDERS, SessionError
+from game.study.session import LevelRecord, Session, SessionError
 from game.ui import store as ui_store
 from game.ui.play.options import study_options
 from game.ui.render import palette as P
@@ -36,14 +38,30 @@ SAVE_EVERY = 5.0  # seconds of clock between saves (edits are saved at once)
 INPUT_EVENTS = (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEWHEEL)
 INSTRUCTIONS = [
     "You will plan {n} kitchen(s), one after the other.",
-    "In each kitchen several agents (cooks) must serve a list of orders, in the given order. "
-    "Give every agent a queue of actions - walk to a tile, interact with a station, process "
-    "(chop, wash), wait - so that all orders are served as early as possible.",
     "After every change the whole plan runs at once: you see when each action starts and ends, "
     "and the first error if there is one. Space plays the plan as an animation; F1 lists the controls.",
     "When you are happy with a plan, press Pause, then Submit. You cannot come back to a "
     "submitted kitchen. Your planning time is recorded; Pause stops the clock and hides the kitchen.",
 ]
+
+
+def rules_text() -> list[str]:
+    """The task in a few lines, with the engine's own durations (the facts live there)."""
+    return [
+        "Several cooks (agents) serve a list of orders, strictly in the order given, as early as "
+        "possible: the time the last order is served is your score (lower is better).",
+        "Give every cook a queue of actions: walk to a tile, interact with a station (pick up, put "
+        "down, serve), process (chop, wash) or wait. Click a station to walk there and use it; right-click "
+        "to process; Tab or a cook's badge selects another cook.",
+        f"Chopping takes {CHOP_TIME} time units at a board, washing a plate {WASH_TIME} at the sink; "
+        f"a pot cooks in {COOKWARE_TIME['pot']} and a pan in {COOKWARE_TIME['pan']} on their own "
+        f"while the cook does something else. A served dish's plate comes back dirty {RETURN_DELAY} "
+        "time units later. Walking takes 1 time unit per tile; cooks never block each other. Nothing "
+        "waits for you: an action whose precondition fails is an error.",
+    ]
+
+
+SETUP_ORDERS = ("fixed", "shuffled")  # counterbalancing needs a protocol (it counts participants)
 
 
 def studies_dir() -> Path:
@@ -142,7 +160,7 @@ class StudySetupScreen(_Page):
         if name == "start":
             self.start()
         elif name == "order":
-            self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+            self.order = SETUP_ORDERS[(SETUP_ORDERS.index(self.order) + 1) % len(SETUP_ORDERS)]
         elif name == "back":
             self._next = self.back
         elif name.startswith("resume:"):
@@ -225,8 +243,22 @@ def open_session(folder: Path, back: Any, size: tuple[int, int]) -> Any:
     return screen
 
 
+def level_title(session: Session, record: LevelRecord) -> str:
+    """`Warm-up 1 of 2` or `Level 3 of 4`, the time limit if any, and the level's title."""
+    warm = [r for r in session.levels if r.warmup]
+    if record.warmup:
+        head = f"Warm-up {warm.index(record) + 1} of {len(warm)} (not scored)"
+    else:
+        measured = [r for r in session.levels if not r.warmup]
+        head = f"Level {measured.index(record) + 1} of {len(measured)}"
+    limit = session.time_limit  # before the title, which a narrow window cuts short
+    head += f" ({_minutes(limit)} min to plan)" if limit else ""
+    return f"{head}: {record.title}"
+
+
 class StudyIntroScreen(_Page):
-    """The task description, the same for every participant; Begin opens the first level."""
+    """The task description, the same for every participant: the protocol's own text, the
+    rules, how to plan; Begin opens the first level, or the tutorials first (not recorded)."""
 
     def __init__(
         self,
@@ -243,6 +275,8 @@ class StudyIntroScreen(_Page):
     def press(self, name: str) -> None:
         if name == "begin" and self.store is not None:
             self._next = StudyLevelScreen(self.store, self.back, self.size)
+        elif name == "tutorials":
+            self._next = TutorialPicker(self, self.size)
         elif name == "back":
             self._next = self.back
 
@@ -250,22 +284,93 @@ class StudyIntroScreen(_Page):
         if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.press("begin")
 
+    def paragraphs(self) -> list[tuple[str, Any, int]]:
+        """(text, colour, size) of the page, in order."""
+        s = self.store.session
+        out: list[tuple[str, Any, int]] = []
+        if s.instructions:
+            out.append((s.instructions, P.TEXT, TEXT))
+        out.append(("The task", P.TEXT_DIM, 18))
+        out += [(t, P.TEXT, TEXT - 2) for t in rules_text()]
+        out.append(("The session", P.TEXT_DIM, 18))
+        measured = sum(not r.warmup for r in s.levels)
+        warm = len(s.levels) - measured
+        lines = [line.format(n=measured) for line in INSTRUCTIONS]
+        if warm:
+            lines[0] += f" First {warm} warm-up kitchen(s) to practise: they are not scored."
+        if s.time_limit:
+            lines[0] += f" You have {_minutes(s.time_limit)} min of planning per kitchen."
+        out += [(t, P.TEXT, TEXT - 2) for t in lines]
+        return out
+
+    def shown_text(self) -> str:
+        return "\n".join(t for t, _, _ in self.paragraphs()) if self.store else self.problem
+
     def draw(self, surface: pygame.Surface) -> None:
         surface.fill(BG)
         col = column(self.size)
+        col.y = min(col.y, 28) if self.size[1] < 800 else col.y
         if self.store is None:
             panels.draw_notice(surface, "This session cannot be opened", [self.problem])
             self.buttons = [Button("back", "Back", pygame.Rect(col.x, col.bottom - 42, 160, 42))]
             draw_buttons(surface, self.buttons, self.mouse)
             return
         s = self.store.session
-        blit_text(surface, f"Welcome, {s.participant}", (col.x, col.y), 34, P.TEXT, bold=True)
-        text = [(line.format(n=len(s.levels)), P.TEXT) for line in INSTRUCTIONS]
-        y = col.y + 56
-        for line in text:
-            y = panels.draw_lines(surface, col.x, y, col.w, [line], TEXT) + 14
-        self.buttons = [Button("begin", "Begin", pygame.Rect(col.x, y + 16, 220, 46))]
+        blit_text(surface, f"Welcome, {s.participant}", (col.x, col.y), 32, P.TEXT, bold=True)
+        y = col.y + 46
+        for text, colour, size in self.paragraphs():
+            y = panels.draw_lines(surface, col.x, y, col.w, [(text, colour)], size) + 8
+        self.buttons = [Button("begin", "Begin", pygame.Rect(col.x, y + 10, 220, 46))]
+        if not any(r.warmup for r in s.levels):
+            self.buttons.append(
+                Button("tutorials", "Try the tutorials first", pygame.Rect(col.x + 240, y + 10, 300, 46))
+            )
         draw_buttons(surface, self.buttons, self.mouse)
+
+
+class TutorialPicker(_Page):
+    """The tutorials as practice before a session: nothing is recorded; Back returns."""
+
+    def __init__(self, intro: Any, size: tuple[int, int] | None):
+        super().__init__(size)
+        from game.levels.suite import TUTORIAL_DIR
+
+        self.intro = intro
+        self.files = sorted(TUTORIAL_DIR.glob("*.yaml"))
+        self.problem = ""
+
+    def press(self, name: str) -> None:
+        if name == "back":
+            self._next = self.intro
+            return
+        from game.ui.screens.play import PlayScreen
+
+        try:
+            level = load_level(self.files[int(name)])
+        except LevelError as e:
+            self.problem = str(e)
+            return
+        options = study_options(lambda kind: None)
+        options = replace(
+            options, labels={"back": "Back to the tutorials", "card:back": "Back to the tutorials"}
+        )
+        self._next = PlayScreen(level, None, back=self, restore=False, size=self.size, options=options)
+
+    def key(self, event: pygame.event.Event) -> None:
+        if event.key == pygame.K_ESCAPE:
+            self._next = self.intro
+
+    def draw(self, surface: pygame.Surface) -> None:
+        surface.fill(BG)
+        col = column(self.size)
+        blit_text(surface, "Tutorials (practice, not recorded)", (col.x, col.y), 30, P.TEXT, bold=True)
+        names = [(str(i), f.stem[3:].replace("_", " ").capitalize()) for i, f in enumerate(self.files)]
+        self.buttons = stack(col.x, col.y + 50, min(460, col.w), names + [("back", "Back to the session")])
+        draw_buttons(surface, self.buttons, self.mouse)
+        if self.problem:
+            panels.draw_lines(
+                surface, col.x, self.buttons[-1].rect.bottom + 16, col.w, [(self.problem, P.ERROR)]
+            )
 
 
 class StudyLevelScreen:
@@ -299,11 +404,16 @@ class StudyLevelScreen:
             self.problem, self.paused = str(e), True
             return
         s = store.session
-        level = level.replace(title=f"Level {s.current + 1} of {len(s.levels)}: {self.record.title}")
+        level = level.replace(title=level_title(s, self.record))
         self.play = PlayScreen(
             level, plan, back=self, restore=False, size=self.size, options=study_options(self._on_change)
         )
+        if self.record.history and not self.play.editor.load_history(self.record.history):
+            self.play.say("the undo history of this level could not be restored", error=True)
         self.was_playing = False
+        self.closed = False
+        self.record.opened = True
+        self._save_quietly()  # opened is what tells abandoned from not attempted, even after a crash
         store.log({"event": "open", "title": self.record.title})
 
     # -- what the play screen reports ------------------------------------------------------------
@@ -313,6 +423,7 @@ class StudyLevelScreen:
         ed = self.play.editor
         self.record.count(kind, error=ed.error is not None)
         self.record.plan = ed.plan_dict()
+        self.record.history = ed.history()
         self.record.outcome = {"done": ed.result.done, "time": ed.result.time, "error": ed.result.error}
         self._save()
         self.store.log({"event": kind, **self.record.outcome, "plan": self.record.plan})
@@ -352,6 +463,12 @@ class StudyLevelScreen:
             self.record.pause(dt)
         else:
             self.record.tick(dt, self.store.session.idle_after)
+            limit = self.store.session.time_limit
+            if limit is not None and self.record.planning_s >= limit:
+                self.store.log({"event": "time_limit", "limit_s": limit})
+                self.submit()
+                nxt, self._next = self._next, self
+                return nxt
             nxt = self.play.update(dt)
             if self.play.playing and not self.was_playing:
                 self.record.count("preview")
@@ -377,10 +494,12 @@ class StudyLevelScreen:
             self.play.resize(size)
 
     def close(self) -> None:
-        """The window closes (or the screen is left): keep everything for resuming."""
-        if self.play is not None:
+        """The window closes or the participant stops: keep everything for resuming. Handing
+        over to the next level (or the end) after a submit is no close."""
+        if self.play is not None and not self.closed and not self.record.submitted:
             self._save()
             self.store.log({"event": "close"})
+        self.closed = True
 
     # -- pause, submit, quit --------------------------------------------------------------------------
     def pause(self) -> None:
@@ -430,7 +549,7 @@ class StudyLevelScreen:
         blit_text(surface, "Paused", (col.x, col.y), 34, P.TEXT, bold=True)
         r = self.record
         lines = [
-            (f"Level {s.current + 1} of {len(s.levels)}: {r.title}", P.TEXT),
+            (level_title(s, r), P.TEXT),
             (
                 f"Planning time so far {_minutes(r.planning_s)}; the clock is stopped and the kitchen hidden.",
                 P.TEXT_DIM,
