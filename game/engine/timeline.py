@@ -113,11 +113,20 @@ class Timeline:
         s = ran[i]
         return s if t < s.end or s.start == s.end == t else None
 
+    def stopped_span(self, agent: str, t: float) -> ActionSpan | None:
+        """The agent's action that the run's stop cut short, from the stop on (t >= its end);
+        else None. The state still has the agent where its cut MoveTo began (the arrival never
+        happened), while the agent itself had walked part of the way."""
+        _, ran = self._ran(agent)
+        last = ran[-1] if ran else None
+        return last if last is not None and last.status == "cut" and t >= last.end else None
+
     def position_at(self, agent: str, t: float) -> tuple[float, float]:
-        """Where an agent stands at t, walking tile by tile along a running MoveTo."""
-        span = self.span_at(agent, t)
+        """Where an agent stands at t, walking tile by tile along a running MoveTo (and, after a
+        MoveTo cut by the run's stop, where the walk had got to when the run stopped)."""
+        span = self.span_at(agent, t) or self.stopped_span(agent, t)
         if span is not None and span.path and span.end > span.start:
-            step = t - span.start
+            step = min(t, span.end) - span.start
             i = min(int(step), len(span.path) - 1)
             frac = step - int(step) if i < len(span.path) - 1 else 0.0
             (x0, y0) = span.path[i]

@@ -31,10 +31,16 @@ def num(x: Any) -> str:
 
 
 # -- tooltip --------------------------------------------------------------------------------
+TOOLTIP_W = 560  # a longer line wraps
+
+
 def draw_tooltip(surface: pygame.Surface, pos: tuple[int, int], lines: Sequence[str], size: int = 16) -> None:
+    """The one tooltip style: dark box by the pointer, long lines wrapped, kept on screen."""
     if not lines:
         return
     f = font(size)
+    room = max(120, min(TOOLTIP_W, surface.get_width() - 24))
+    lines = [part for line in lines for part in wrap(line, room, size)]
     w = max(f.size(line)[0] for line in lines) + 12
     h = len(lines) * f.get_linesize() + 8
     box = pygame.Rect(pos[0] + 16, pos[1] + 16, w, h)
@@ -106,7 +112,7 @@ def marker_at(
     rect: pygame.Rect, pos: tuple[int, int], end: float, markers: Sequence[Marker]
 ) -> Marker | None:
     track = scrub_track(rect)
-    for m in markers:
+    for m in reversed(markers):  # the one drawn on top
         x = track.x + round(track.w * min(1.0, m.time / max(end, 1e-9)))
         y = track.y - 6 if m.row == 0 else track.bottom + 6
         if abs(pos[0] - x) <= 6 and abs(pos[1] - y) <= 7:

@@ -38,7 +38,6 @@ from game.ui.render.panels import (
     draw_help,
     draw_scrub,
     draw_tooltip,
-    draw_why_box,
     error_highlight,
     marker_at,
     num,
@@ -47,6 +46,7 @@ from game.ui.render.panels import (
 )
 from game.ui.render.text import blit_text, ellipsize, fit_size, font
 from game.ui.render.timeline_index import with_index
+from game.ui.render.why_panel import WhyPanel
 
 THEME = str(Path(__file__).resolve().parents[1] / "theme.json")
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
@@ -393,7 +393,8 @@ class TimelineScreen:
         return [m.label] if m else []
 
 
-SIDE_TABS = ("events", "queues")
+SIDE_TABS = ("why", "events", "queues")  # "why" only for a run with a diagnosis
+TAB_LABELS = {"why": "Why it failed", "events": "Event log", "queues": "Action queues"}
 
 
 class ReplayScreen(TimelineScreen):
@@ -409,7 +410,9 @@ class ReplayScreen(TimelineScreen):
         err = error_time(result)
         detail = result.get("error_detail")
         self.story = narrate(level, tl, replay.rules, detail)
-        self.diagnosis = explain(level, self.story, detail, tl) if result.get("error") and detail else None
+        failed = result.get("error") and detail
+        self.diagnosis = explain(level, self.story, detail, tl, replay.plan) if failed else None
+        self.why = WhyPanel(self.diagnosis, error=detail if isinstance(detail, dict) else None)
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
         recorded = _recorded_bound(replay)
@@ -419,22 +422,14 @@ class ReplayScreen(TimelineScreen):
         self.metrics = MetricsPanel({**result, "lower_bound": recorded}, agents, bound_pending=pending)
         self.queues = QueuePanel(replay.plan, tl, agents, detail)
         self.log = EventLog(self.story, agents, stations)
-        self.tab = "events"
-        self.why_button: pygame.Rect | None = None
+        self.tabs = SIDE_TABS if self.diagnosis is not None else SIDE_TABS[1:]
+        self.tab = self.tabs[0]
         talk = replay_messages(replay.source)
         self.messages = MessagePanel(talk, agents) if talk else None
         super().__init__(tl.end, tl.times, run_markers(result) + self._cause_markers(), err, back)
 
     def _cause_markers(self) -> list[Marker]:
-        if self.diagnosis is None or self.diagnosis.jump is None:
-            return []
-        return [
-            Marker(
-                self.diagnosis.jump,
-                P.COOKING,
-                f"cause at t = {num(self.diagnosis.jump)}: {self.diagnosis.causes[0].text}",
-            )
-        ]
+        return cause_markers(self.diagnosis)
 
     @classmethod
     def from_file(cls, path: str | Path, back: Any = None) -> ReplayScreen:
@@ -520,8 +515,7 @@ class ReplayScreen(TimelineScreen):
 
     def command(self, name: str) -> None:
         if name == "cause" and self.diagnosis is not None and self.diagnosis.jump is not None:
-            self.transport.playing = False
-            self.seek(self.diagnosis.jump)
+            self.go_to(self.diagnosis.jump)
         elif name == "fit":
             self.gantt.reset_view()
         elif name in ("held", "stations"):
@@ -529,7 +523,7 @@ class ReplayScreen(TimelineScreen):
             setattr(self.gantt, attr, not getattr(self.gantt, attr))
             self.resize(self.size)
         elif name == "tab":
-            self.tab = SIDE_TABS[(SIDE_TABS.index(self.tab) + 1) % len(SIDE_TABS)]
+            self.tab = self.tabs[(self.tabs.index(self.tab) + 1) % len(self.tabs)]
         elif name == "edit":
             self._next = edit_screen(self.replay, self.label, back=self, t=self.transport.t, size=self.size)
         else:
@@ -543,7 +537,9 @@ class ReplayScreen(TimelineScreen):
             return False
         panel = self.rects["panel"]
         if event.type == pygame.MOUSEWHEEL and panel.collidepoint(self.mouse):
-            if self.tab == "events":
+            if self.tab == "why":
+                self.why.scroll_by(panel, -3 * event.y)
+            elif self.tab == "events":
                 self.log.scroll_by(panel, -3 * event.y, self.transport.t)
             else:
                 self.queues.scroll_by(panel, self.mouse, -3 * event.y, self.transport.t)
@@ -557,8 +553,9 @@ class ReplayScreen(TimelineScreen):
             if rect.collidepoint(pos):
                 self.command(name)
                 return True
-        if self.why_button is not None and self.why_button.collidepoint(pos):
-            self.command("cause")
+        cause = self.why.button_at(pos) if self.tab == "why" else None
+        if cause is not None:
+            self.go_to(cause.time)
             return True
         for name, rect in self._tab_rects().items():
             if rect.collidepoint(pos):
@@ -568,6 +565,8 @@ class ReplayScreen(TimelineScreen):
         if not panel.collidepoint(pos):
             return False
         t = self.transport.t
+        if self.tab == "why":
+            return True
         if self.tab == "events":
             when = self.log.click(panel, pos, t)
             if when is not None:
@@ -580,6 +579,11 @@ class ReplayScreen(TimelineScreen):
                 self.transport.seek(start)
                 self.gantt.follow(start)
         return True
+
+    def go_to(self, t: float) -> None:
+        """A Go-to button or key: stop and show that moment."""
+        self.transport.playing = False
+        self.seek(t)
 
     def on_seek(self) -> None:
         self.log.follow()
@@ -605,7 +609,7 @@ class ReplayScreen(TimelineScreen):
             self.resize(self.size)  # no bound after all: its line goes
 
     def draw_key(self) -> Any:
-        return (super().draw_key(), self.gantt.view, self.tab)
+        return (super().draw_key(), self.gantt.view, self.tab, self.why.offset)
 
     # -- drawing -----------------------------------------------------------------------------
     def render(self, surface: pygame.Surface) -> None:
@@ -680,29 +684,32 @@ class ReplayScreen(TimelineScreen):
         tabs = self.rects.get("tabs")
         if tabs is None:
             return {}
-        w = (tabs.w - 6) // 2
+        n = len(self.tabs)
+        w = (tabs.w - 6 * (n - 1)) // n
         return {
-            "events": pygame.Rect(tabs.x, tabs.y, w, tabs.h),
-            "queues": pygame.Rect(tabs.x + w + 6, tabs.y, w, tabs.h),
+            name: pygame.Rect(tabs.x + i * (w + 6), tabs.y, w, tabs.h) for i, name in enumerate(self.tabs)
         }
+
+    def _tab_label(self, name: str, width: int) -> str:
+        label = TAB_LABELS[name]
+        if name == "events":
+            label += f" ({len(self.story.events)})"
+        elif name == "why":
+            label += f" ({len(self.why.causes)})"
+        hinted = label + (" (L)" if name != self.tab else "")
+        return hinted if font(15, True).size(hinted)[0] <= width - 8 else label
 
     def _draw_side(self, surface: pygame.Surface, t: float) -> None:
         pygame.draw.rect(surface, P.PANEL, self.rects["side"])
         self.metrics.draw(surface, self.rects["metrics"])
         rest = self.rects["below_metrics"]
-        used = draw_error_box(surface, rest, self.replay.result)
+        # the why tab opens with the error itself, in the summary: no second error box above it
+        used = 0 if self.tab == "why" else draw_error_box(surface, rest, self.replay.result)
         y = rest.y + used + (6 if used else 0)
-        why_h, self.why_button = draw_why_box(
-            surface, pygame.Rect(rest.x, y, rest.w, rest.bottom - y - 80), self.diagnosis
-        )
-        y += why_h + (6 if why_h else 0)
         tabs = pygame.Rect(rest.x, y, rest.w, 24)
         self.rects["tabs"] = tabs
-        labels = {"events": f"Event log ({len(self.story.events)})", "queues": "Action queues"}
         for name, rect in self._tab_rects().items():
-            draw_chip(
-                surface, rect, labels[name] + (" (L)" if name != self.tab else ""), name == self.tab, 15
-            )
+            draw_chip(surface, rect, self._tab_label(name, rect.w), name == self.tab, 15)
         panel = pygame.Rect(rest.x, tabs.bottom + 4, rest.w, rest.bottom - tabs.bottom - 4)
         if self.messages is not None and panel.h > 120:  # a talking run: its messages below
             talk = pygame.Rect(panel.x, panel.bottom - panel.h * 2 // 5, panel.w, panel.h * 2 // 5)
@@ -711,7 +718,9 @@ class ReplayScreen(TimelineScreen):
             self.rects["messages"] = talk
         self.rects["panel"] = panel
         if panel.h > 30:
-            if self.tab == "events":
+            if self.tab == "why":
+                self.why.draw(surface, panel)
+            elif self.tab == "events":
                 self.log.draw(surface, panel, t)
             else:
                 self.queues.draw(surface, panel, t)
@@ -732,7 +741,7 @@ class ReplayScreen(TimelineScreen):
                 return agent_lines(self.replay.timeline, state, agent, t)
             pos = self.renderer.tile_at_pixel(self.rects["kitchen"], self.mouse)
             if pos is not None:
-                return describe_tile(self.replay.level, state, pos, t)
+                return tile_lines(self.replay, state, pos, t)
         if self.tab == "events":
             tips = self.log.tooltip(self.rects["panel"], self.mouse, t)
             if tips:
@@ -741,18 +750,54 @@ class ReplayScreen(TimelineScreen):
 
 
 def agent_lines(timeline: Any, state: dict, agent: str, t: float) -> list[str]:
-    """Tooltip for an agent, walking or not: where, doing what, holding what."""
+    """Tooltip for an agent, walking or not: where, doing what, holding what. An agent whose
+    action the run's stop cut short is where its walk had got to, on its way somewhere."""
     x, y = timeline.position_at(agent, t)
     held = (state.get("agents", {}).get(agent) or {}).get("held")
     lines = [f"{agent} at ({num(x)}, {num(y)}), holding {item_words(held)}"]
     span = timeline.span_at(agent, t)
-    if span is not None:
+    cut = timeline.stopped_span(agent, t) if span is None else None
+    if cut is not None:
+        lines.append(stopped_words(cut))
+    elif span is not None:
         lines.append(
             f"action {span.index}: {action_text(span.action)}, t = {num(span.start)} to {num(span.end)}"
         )
     else:
         lines.append("idle")
     return lines
+
+
+def tile_lines(replay: Replay, state: dict, pos: tuple[int, int], t: float) -> list[str]:
+    """A tile's tooltip with the agents where they are drawn, cooking as an Interact finds it."""
+    tl = replay.timeline
+    where = {a: tl.position_at(a, t) for a in state.get("agents", {})}
+    return describe_tile(replay.level, state, pos, t, where, replay.rules)
+
+
+def stopped_words(span: ActionSpan) -> str:
+    """'on its way to (3, 1), stopped at t = 53: the run ended before its action 16 (MoveTo
+    (3, 1)) completed'."""
+    what = f"its action {span.index} ({action_text(span.action)})"
+    target = span.action.get("target")
+    if span.action.get("action") == "MoveTo" and isinstance(target, list) and len(target) == 2:
+        head = f"on its way to ({num(target[0])}, {num(target[1])}), stopped at t = {num(span.end)}"
+    else:
+        head = f"stopped at t = {num(span.end)} in the middle of {what}"
+        what = "it"
+    return f"{head}: the run ended before {what} completed"
+
+
+def cause_markers(diagnosis: Any, row: int = 0, tag: str = "") -> list[Marker]:
+    """A scrub-bar mark per cause of a failed run: the likeliest in orange, the others paler."""
+    if diagnosis is None:
+        return []
+    out = []
+    for i, c in enumerate(diagnosis.causes):
+        which = "likeliest cause" if i == 0 else f"cause {i + 1}"
+        colour = P.COOKING if i == 0 else (200, 170, 120)
+        out.append(Marker(c.time, colour, f"{tag}{which} at t = {num(c.time)}: {c.text}", row))
+    return out[::-1]  # the likeliest drawn last, on top
 
 
 def _changing(timeline: Any, stations: Sequence[str]) -> list[str]:
