@@ -200,10 +200,9 @@ def test_outcome_band_never_covers_the_kitchen_and_nothing_is_cut(tmp_path):
         assert kitchen.size == panel.kitchen.size  # the whole kitchen is drawn
         assert not kitchen.colliderect(panel.band_rect) and not panel.band_rect.colliderect(panel.gantt_rect)
         drawn = " ".join(text for text, _ in panel.band_text)
-        assert (
-            drawn.split()
-            == f"Failed at t = 10 (0/1 served) agent1 action 5: Process chopping_board1: {detail['reason']}".split()
-        )
+        summary = panel.diagnosis.summary  # the diagnosis's one sentence, as the viewer says it
+        assert detail["reason"].strip() in summary and "Likeliest cause: " in summary
+        assert drawn.split() == f"Failed at t = 10 (0/1 served) {summary}".split()
         from game.ui.render.text import font
 
         assert all(font(size).size(text)[0] <= panel.band_rect.w - 16 for text, size in panel.band_text)

@@ -47,6 +47,7 @@ from .replay import (
     TimelineScreen,
     agent_lines,
     cause_markers,
+    cause_marks,
     error_time,
     source_text,
     tile_lines,
@@ -196,6 +197,7 @@ class Side:
         self.gantt = Gantt(
             replay.timeline, replay.level.agent_names, end=end, stop=self.error_at, story=self.story
         )
+        self.gantt.marks = cause_marks(self.diagnosis)
         self.rects: dict[str, pygame.Rect] = {}
 
     def markers(self) -> list[Marker]:

@@ -415,6 +415,7 @@ class ReplayScreen(TimelineScreen):
         self.why = WhyPanel(self.diagnosis, error=detail if isinstance(detail, dict) else None)
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
+        self.gantt.marks = cause_marks(self.diagnosis)
         recorded = _recorded_bound(replay)
         # not recorded: worked out in the background and shown when ready (a fraction of a second)
         self.bound_job = None if recorded else warm_bound(replay.level, replay.rules)
@@ -798,6 +799,11 @@ def cause_markers(diagnosis: Any, row: int = 0, tag: str = "") -> list[Marker]:
         colour = P.COOKING if i == 0 else (200, 170, 120)
         out.append(Marker(c.time, colour, f"{tag}{which} at t = {num(c.time)}: {c.text}", row))
     return out[::-1]  # the likeliest drawn last, on top
+
+
+def cause_marks(diagnosis: Any) -> list[tuple[float, tuple[int, int, int]]]:
+    """The Gantt chart's marks for a failed run's causes (the same colours as the scrub bar's)."""
+    return [(m.time, m.colour) for m in cause_markers(diagnosis)[::-1]]
 
 
 def _changing(timeline: Any, stations: Sequence[str]) -> list[str]:
