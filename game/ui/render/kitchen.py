@@ -478,7 +478,12 @@ def describe_item(
         return f"{item.get('state', 'raw')} {item.get('name', '?')}{fresh}"
     if kind == "dirty_plate":
         return "dirty plate"
-    contents = ", ".join(describe_item(i) for i in item.get("contents", ())) or "empty"
+    inside = list(item.get("contents", ()))
+    if kind in ("pan", "pot") and item.get("cooking") and t is not None and on_stove:
+        done, required = _progress(item, t, on_stove)
+        if done >= required:  # the next event's tick makes everything inside cooked
+            inside = [{**i, "state": "cooked"} for i in inside]
+    contents = ", ".join(describe_item(i) for i in inside) or "empty"
     text = f"{kind} ({contents})"
     if kind in ("pan", "pot") and (item.get("required") or 0) > 0:
         text += ", " + cooking_words(item, t, on_stove, rules)

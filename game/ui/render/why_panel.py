@@ -66,6 +66,8 @@ class Row:
     cause: int | None = None
     head: bool = False  # part of the red heading band
     gap: int = 0  # an empty row this many pixels high, between blocks
+    after: str = ""  # a button row: the text right of the button (the cause's heading)
+    indent: int = 0
 
     @property
     def height(self) -> int:
@@ -109,15 +111,21 @@ class WhyPanel:
             out += self._para("Causes, likeliest first:", inner, TEXT, True)
         for i, cause in enumerate(d.causes):
             out.append(Row("", TEXT, gap=6))
-            out += self._para(cause_heading(i, cause), inner, KIND, True)
+            label = go_label(cause)
+            indent = self.button_w(label) + 8
+            heading = wrap(cause_heading(i, cause), inner - indent, self.size, True)
+            out.append(Row(label, KIND, True, cause=i, after=heading[0], indent=indent))
+            out += [Row(part, KIND, True, indent=indent) for part in heading[1:]]
             out += self._para(cause.text, inner, TEXT)
-            out.append(Row(go_label(cause), TEXT, True, cause=i))
         self._rows = (width, out)
         return out
 
     def _para(self, text: str, width: int, colour: Any, bold: bool = False, head: bool = False) -> list[Row]:
         parts = wrap(text, width, self.size, bold)
         return [Row(p, colour, bold, head=head) for p in parts]
+
+    def button_w(self, label: str) -> int:
+        return font(self.size, True).size(label)[0] + 20
 
     def line_h(self) -> int:
         return font(self.size).get_linesize()
@@ -148,11 +156,12 @@ class WhyPanel:
             pygame.draw.rect(surface, HEAD, band, border_radius=4)
         for row in rows:
             if row.cause is not None:
-                w = font(self.size, True).size(row.text)[0] + 20
-                button = pygame.Rect(box.x + PAD, y + 2, w, BUTTON_H)
+                button = pygame.Rect(box.x + PAD, y + 2, self.button_w(row.text), BUTTON_H)
                 pygame.draw.rect(surface, (78, 84, 104), button, border_radius=4)
                 pygame.draw.rect(surface, (120, 124, 136), button, 1, border_radius=4)
                 blit_text(surface, row.text, button.center, self.size, P.TEXT, bold=True, anchor="center")
+                at = (box.x + PAD + row.indent, button.centery)
+                blit_text(surface, row.after, at, self.size, row.colour, bold=True, anchor="midleft")
                 visible = button.clip(box)
                 if visible.h >= BUTTON_H // 2:
                     self.buttons.append((visible, row.cause))
@@ -161,7 +170,8 @@ class WhyPanel:
                 y += row.gap
             else:
                 if box.y - lh < y < box.bottom:
-                    blit_text(surface, row.text, (box.x + PAD, y), self.size, row.colour, bold=row.bold)
+                    at = (box.x + PAD + row.indent, y)
+                    blit_text(surface, row.text, at, self.size, row.colour, bold=row.bold)
                 y += lh
         surface.set_clip(clip)
         pygame.draw.rect(surface, BORDER, box, 1, border_radius=4)
