@@ -45,11 +45,21 @@ def waited_too_little(plan):  # agent1 takes the meat out after Wait 3 instead o
     plan["agent1"][14]["duration"] = 3
 
 
-BREAKS = {"lost_wait": lost_wait, "pan_taken": pan_taken, "waited_too_little": waited_too_little}
+def same_plate(plan):  # salad: agent1 reaches table2 at t = 26 for the plate agent2 picks up then
+    move = [{"action": "MoveTo", "target": [1, 3]}, {"action": "Wait", "duration": 2}]
+    plan["agent1"][8:8] = [*move, {"action": "Interact", "target": "table2"}]
 
 
-def replay_of(tmp_path, name: str, cat: str = "burger", seed: int = 42):
-    level, plan = human(cat, seed)
+BREAKS = {
+    "lost_wait": lost_wait,
+    "same_plate": same_plate,
+    "pan_taken": pan_taken,
+    "waited_too_little": waited_too_little,
+}
+
+
+def replay_of(tmp_path, name: str, seed: int = 42):
+    level, plan = human("salad" if name == "same_plate" else "burger", seed)
     if name in BREAKS:
         BREAKS[name](plan)
     parsed = parse_plan(plan, level.agent_names)
@@ -158,6 +168,14 @@ def test_the_same_instant_cause_is_first_and_names_both_agents(tmp_path):
     first = screen.diagnosis.causes[0]
     assert first.kind == "same_instant" and first.time == 53
     assert "agent2 was handled first" in first.text and "its action 16, MoveTo (3, 1)" in first.text
+    _, screen = open_viewer(replay_of(tmp_path, "same_plate"))
+    first = screen.diagnosis.causes[0]
+    assert first.kind == "same_instant" and first.time == 26
+    assert "agent2 and agent1 acted at the same instant, t = 26" in first.text
+    assert "the agent whose action began first is handled first" in first.text
+    rows = " ".join(r.after or r.text for r in screen.why.rows(screen.rects["panel"].w)).split()
+    words = iter(rows)
+    assert all(w in words for w in first.text.split())  # the viewer says the whole sentence
 
 
 @pytest.mark.skipif(not PARACOOK.is_dir(), reason="needs ../shared/paracook")
