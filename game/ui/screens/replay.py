@@ -10,7 +10,6 @@ action, hover the kitchen, the Gantt chart or a marker for details.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from game.engine.diagnosis import explain
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
+from game.ui.clock import Clock, clock_text
 from game.ui.planner_job import warm_bound
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines, track_lines
@@ -49,48 +49,21 @@ from game.ui.render.timeline_index import with_index
 from game.ui.render.why_panel import WhyPanel
 
 THEME = str(Path(__file__).resolve().parents[1] / "theme.json")
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-DEFAULT_SPEED = 2.0
-UNITS_PER_SECOND = 1.0  # at 1x the kitchen clock runs one time unit per second
 HEADER_H = 44
 TRANSPORT_H = 92
 
 
-class Transport:
-    """The viewer's clock: current time, play/pause, speed, event stepping. No pygame."""
-
-    def __init__(self, end: float, events: Iterable[float], speed: float = DEFAULT_SPEED):
-        self.end = float(end)
-        self.events = sorted({0.0, self.end, *(float(e) for e in events)})
-        self.t = 0.0
-        self.playing = False
-        self.speed_index = SPEEDS.index(speed) if speed in SPEEDS else SPEEDS.index(DEFAULT_SPEED)
-
-    @property
-    def speed(self) -> float:
-        return SPEEDS[self.speed_index]
+class Transport(Clock):
+    """The viewer's clock: the play window's own (game.ui.clock), with the viewer's verbs."""
 
     def update(self, dt: float) -> None:
-        if self.playing:
-            self.t = min(self.end, self.t + dt * self.speed * UNITS_PER_SECOND)
-            if self.t >= self.end:
-                self.playing = False
-
-    def seek(self, t: float) -> None:
-        self.t = min(self.end, max(0.0, float(t)))
-
-    def toggle(self) -> None:
-        if not self.playing and self.t >= self.end:
-            self.t = 0.0
-        self.playing = not self.playing
+        self.advance(dt)
 
     def next_event(self) -> None:
-        i = bisect_right(self.events, self.t + 1e-9)
-        self.seek(self.events[min(i, len(self.events) - 1)])
+        self.step_event(None, 1)
 
     def prev_event(self) -> None:
-        i = bisect_left(self.events, self.t - 1e-9)
-        self.seek(self.events[max(0, i - 1)])
+        self.step_event(None, -1)
 
     def home(self) -> None:
         self.seek(0.0)
@@ -99,10 +72,10 @@ class Transport:
         self.seek(self.end)
 
     def faster(self) -> None:
-        self.speed_index = min(len(SPEEDS) - 1, self.speed_index + 1)
+        self.change_speed(1)
 
     def slower(self) -> None:
-        self.speed_index = max(0, self.speed_index - 1)
+        self.change_speed(-1)
 
 
 def error_time(result: dict[str, Any]) -> float | None:
@@ -384,7 +357,7 @@ class TimelineScreen:
         blit_text(
             surface, f"{tr.speed:g}x", self.rects["speed"].center, 20, P.TEXT, bold=True, anchor="center"
         )
-        clock = f"t = {tr.t:.1f} / {num(tr.end)}"
+        clock = clock_text(tr.t, tr.end)
         size = fit_size(clock, self.rects["clock"].w, 24, 14)
         blit_text(surface, clock, self.rects["clock"].midleft, size, P.TEXT, bold=True, anchor="midleft")
 
