@@ -25,6 +25,7 @@ from game.engine import ActionSpan, Level, Timeline
 from game.engine.diagnosis import explain
 from game.engine.narration import narrate
 from game.replay import Replay
+from game.ui.play.help import SAME_INSTANT_RULE
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines
 from game.ui.render.kitchen import KitchenRenderer, fit_tile
@@ -323,21 +324,42 @@ class Side:
 
 
 COMPARE_HELP = [
-    ("Space", "play / pause both runs on one clock"),
-    ("Left / Right", "previous / next event of either run"),
-    ("Home / End", "start / end"),
-    ("Up / Down", "faster / slower"),
-    ("D", "jump to the first instant the runs differ (purple mark)"),
-    ("E", "jump to the first error"),
-    ("Gantt: wheel, drag", "zoom and pan both charts together; 0 fits"),
-    ("F1 or ?", "this help"),
-    ("Escape", "close help, or go back"),
+    (
+        "Time",
+        [
+            ("Space", "play / pause both runs on one clock"),
+            ("Left / Right", "previous / next event of either run"),
+            ("Home / End", "start / end"),
+            ("Up / Down", "faster / slower"),
+            ("same instant", SAME_INSTANT_RULE),
+        ],
+    ),
+    (
+        "Differences",
+        [
+            (
+                "D",
+                "jump to the first instant the runs differ (purple mark); the line above names the actions",
+            ),
+            ("E", "jump to the first error"),
+            ("Go to", "a button of a run's why box: jump to that cause (the first is the likeliest)"),
+        ],
+    ),
+    (
+        "Window",
+        [
+            ("Gantt: wheel, drag", "zoom and pan both charts together; 0 fits"),
+            ("F1 or ?", "this help"),
+            ("Escape", "close help, or go back"),
+        ],
+    ),
 ]
 DIFF_H = 26
 
 
 class CompareScreen(TimelineScreen):
     HELP = COMPARE_HELP
+    HELP_TITLE = "Compare: controls"
     KEYS = {**TimelineScreen.KEYS, pygame.K_d: "diverge", pygame.K_0: "fit"}
 
     def __init__(self, a: Replay, b: Replay, back: Any = None, labels: tuple[str, str] = ("A", "B")):

@@ -24,6 +24,7 @@ from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
 from game.ui.clock import Clock, clock_text
 from game.ui.planner_job import warm_bound
+from game.ui.play.help import SAME_INSTANT_RULE
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines, track_lines
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
@@ -94,24 +95,47 @@ def source_text(replay: Replay) -> str:
     return ", ".join(parts)
 
 
-HELP_ROWS = [
-    ("Space", "play / pause"),
-    ("Left / Right", "previous / next event"),
-    ("Home / End", "start / end of the run"),
-    ("Up / Down", "faster / slower (0.25x to 16x)"),
-    ("E", "jump to the error"),
-    ("C", "jump to the cause of the error"),
-    ("scrub bar", "click or drag to seek; hover a mark for what it is"),
-    ("Gantt: wheel", "zoom around the mouse (Shift+wheel pans)"),
-    ("Gantt: drag", "pan a zoomed chart; click a bar to go to that action"),
-    ("0", "fit the whole run in the Gantt chart"),
-    ("H / S", "tracks: what each agent held / what sat on each station"),
-    ("L", "side panel: event log or action queues"),
-    ("event log", "click a row to go there; filter by agent, station, moves"),
-    ("queues", "click a row to go to that action; the wheel scrolls"),
-    ("P", "edit this plan in the play window (a copy)"),
-    ("F1 or ?", "this help"),
-    ("Escape", "close help, or go back"),
+HELP_SECTIONS = [
+    (
+        "Time",
+        [
+            ("Space", "play / pause"),
+            ("Left / Right", "previous / next event"),
+            ("Home / End", "start / end of the run"),
+            ("Up / Down", "faster / slower (0.25x to 16x)"),
+            ("scrub bar", "click or drag to seek; hover a mark for what it is"),
+            ("same instant", SAME_INSTANT_RULE),
+        ],
+    ),
+    (
+        "Why it failed",
+        [
+            ("E", "jump to the error"),
+            ("C", "jump to the likeliest cause of the error"),
+            ("Go to", "a button of the why box: jump to that cause (the first is the likeliest)"),
+        ],
+    ),
+    (
+        "Chart and panels",
+        [
+            ("Gantt: wheel", "zoom around the mouse (Shift+wheel pans)"),
+            ("Gantt: drag", "pan a zoomed chart; click a bar to go to that action"),
+            ("0", "fit the whole run in the Gantt chart"),
+            ("H / S", "tracks: what each agent held / what sat on each station"),
+            ("L", "side panel: why it failed, event log or action queues"),
+            ("event log", "click a row to go there; filter by agent, station, moves"),
+            ("queues", "click a row to go to that action; the wheel scrolls"),
+        ],
+    ),
+    (
+        "Window",
+        [
+            ("P", "edit this plan in the play window (a copy)"),
+            ("hover", "an agent, a tile, a bar or a mark: what is there"),
+            ("F1 or ?", "this help"),
+            ("Escape", "close help, or go back"),
+        ],
+    ),
 ]
 
 
@@ -119,7 +143,8 @@ class TimelineScreen:
     """What the replay and compare views share: the clock, transport buttons, keys, scrub bar,
     the help overlay, and drawing only when something changed."""
 
-    HELP = HELP_ROWS
+    HELP = HELP_SECTIONS
+    HELP_TITLE = "Replay viewer: controls"
 
     def __init__(
         self,
@@ -344,7 +369,7 @@ class TimelineScreen:
         self.frames_drawn += 1
         self.render(surface)
         if self.show_help:
-            draw_help(surface, "Replay viewer: controls", self.HELP)
+            draw_help(surface, self.HELP_TITLE, self.HELP)
 
     def render(self, surface: pygame.Surface) -> None:
         raise NotImplementedError
