@@ -76,12 +76,10 @@ class RunPanel:
     """One run in a rectangle of the canvas: its label, kitchen, outcome band and Gantt chart."""
 
     def __init__(self, replay: Replay, rect: Any, end: float, label: str = ""):
-        import pygame
 
         from game.engine.diagnosis import explain
         from game.engine.narration import narrate
         from game.ui.render.gantt import Gantt
-        from game.ui.render.kitchen import KitchenRenderer, fit_tile
         from game.ui.render.timeline_index import with_index
         from game.ui.screens.replay import cause_marks, error_time
 
@@ -97,24 +95,33 @@ class RunPanel:
             replay.timeline, level.agent_names, end=end, stop=error_time(replay.result), story=story
         )
         self.gantt.marks = cause_marks(self.diagnosis)  # the cause moments, as in the viewer
-        n = len(level.agents)
-        label_h = 26 if label else 0
-        gantt_h = min(int(rect.h * 0.3), 26 + 34 * n)
-        band_h = self._band_height(rect)
+        self.place(self.band_height())
+
+    def place(self, band_h: int) -> None:
+        """Lay the panel out around an outcome band of this height (side by side, both runs
+        take the taller band, so their kitchens and charts line up)."""
+        import pygame
+
+        from game.ui.render.kitchen import KitchenRenderer, fit_tile
+
+        rect, level = self.rect, self.replay.level
+        label_h = 26 if self.label else 0
+        gantt_h = min(int(rect.h * 0.3), 26 + 34 * len(level.agents))
         self.label_rect = pygame.Rect(rect.x, rect.y, rect.w, label_h)
         self.gantt_rect = pygame.Rect(rect.x, rect.bottom - gantt_h, rect.w, gantt_h)
         self.band_rect = pygame.Rect(rect.x, self.gantt_rect.y - band_h - GAP, rect.w, band_h)
-        top = rect.y + label_h + (4 if label else 0)
+        top = rect.y + label_h + (4 if self.label else 0)
         self.kitchen_rect = pygame.Rect(rect.x, top, rect.w, self.band_rect.y - GAP - top)
         self.kitchen = KitchenRenderer(
             level, fit_tile(level, self.kitchen_rect.size, largest=120, smallest=8)
         )
 
-    def _band_height(self, rect: Any) -> int:
+    def band_height(self) -> int:
         """The outcome band: two lines, or, for a failed run, room for its diagnosis summary at
         a readable size (at most a third of the panel; the text shrinks to fit beyond that)."""
         from game.ui.render.text import font, wrap
 
+        rect = self.rect
         if self.diagnosis is None:
             return BAND_H
         lines = 1 + len(wrap(self.diagnosis.summary, rect.w - 16, BAND_TEXT))
@@ -249,6 +256,10 @@ class FrameRenderer:
                 )
                 for i, r in enumerate(runs[:2])
             ]
+        band = max(p.band_height() for p in self.panels)
+        for p in self.panels:
+            if p.band_rect.h != band:
+                p.place(band)
         self.kitchen = self.panels[0].kitchen
         self.kitchen_rect = self.panels[0].kitchen_rect
 

@@ -269,3 +269,36 @@ def test_a_failed_run_is_never_ranked_faster_than_a_served_one(tmp_path):
     assert metric_differences(served.result, failed.result, agents)[0] == (
         "A served all at OCT 59, B failed at t = 53: no OCT to compare"
     )
+
+
+@pytest.mark.skipif(not PARACOOK.is_dir(), reason="needs ../shared/paracook")
+def test_compare_names_a_removed_or_added_action(tmp_path):
+    golden, lost = replay_of(tmp_path, "golden"), replay_of(tmp_path, "lost_wait")
+    assert [d.text() for d in action_differences(golden, lost)] == ["agent2 action 21: Wait 6 removed in B"]
+    assert [d.text() for d in action_differences(lost, golden)] == ["agent2 action 21: Wait 6 added in B"]
+    taken = replay_of(tmp_path, "pan_taken")
+    assert [d.text() for d in action_differences(golden, taken)] == [
+        "agent1 action 8: Interact stove1 added in B"
+    ]
+
+
+@pytest.mark.skipif(not PARACOOK.is_dir(), reason="needs ../shared/paracook")
+def test_an_export_of_a_failed_run_says_the_summary_and_marks_the_causes(tmp_path):
+    from game.export import FrameRenderer
+
+    replay = replay_of(tmp_path, "lost_wait")
+    frames = FrameRenderer(replay)
+    panel = frames.panels[0]
+    last = frames.array(replay.timeline.end)
+    drawn = " ".join(text for text, _ in panel.band_text).split()
+    assert drawn == f"Failed at t = 53 (0/2 served) {panel.diagnosis.summary}".split()
+    assert "agent2 was handled first" in panel.diagnosis.summary
+    assert sorted(t for t, _ in panel.gantt.marks) == sorted(c.time for c in panel.diagnosis.causes)
+    # the holding cause at t = 45 is a mark over the chart's lanes (its triangle at the top)
+    x = panel.gantt.x_of(panel.gantt_rect, 45)
+    y = panel.gantt.plot(panel.gantt_rect).y + 2
+    assert tuple(last[y, x]) == (200, 170, 120)
+    # side by side with a served run, both take the taller band: kitchens and charts line up
+    pair = FrameRenderer([replay_of(tmp_path, "golden"), replay], labels=["A", "B"])
+    a, b = pair.panels
+    assert a.band_rect.h == b.band_rect.h > 58 and a.kitchen_rect.size == b.kitchen_rect.size

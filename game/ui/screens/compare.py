@@ -113,12 +113,19 @@ class ActionDifference:
     a: dict[str, Any] | None  # None: A's queue has ended
     b: dict[str, Any] | None
     time: float | None  # when the earlier of the two started (None: neither run reached it)
+    change: str = "changed"  # or "removed in B" / "added in B": the rest of the queues agree
 
     def text(self) -> str:
-        """'agent1 action 14: Wait 8 -> Wait 3' (A's action, then B's)."""
+        """'agent1 action 14: Wait 8 -> Wait 3' (A's action, then B's); 'agent2 action 21:
+        Wait 6 removed in B' when B's queue is A's without it."""
+        head = f"{self.agent} action {self.index}: "
+        if self.change == "removed in B" and self.a is not None:
+            return head + f"{action_text(self.a)} removed in B"
+        if self.change == "added in B" and self.b is not None:
+            return head + f"{action_text(self.b)} added in B"
         a = action_text(self.a) if self.a is not None else "nothing (A's queue has ended)"
         b = action_text(self.b) if self.b is not None else "nothing (B's queue has ended)"
-        return f"{self.agent} action {self.index}: {a} -> {b}"
+        return head + f"{a} -> {b}"
 
 
 def _start(timeline: Timeline, agent: str, index: int) -> float | None:
@@ -139,7 +146,12 @@ def action_differences(a: Replay, b: Replay) -> list[ActionDifference]:
             continue
         starts = [t for t in (_start(a.timeline, agent, k), _start(b.timeline, agent, k)) if t is not None]
         act_a, act_b = (qa[k] if k < len(qa) else None), (qb[k] if k < len(qb) else None)
-        found.append(ActionDifference(agent, k, act_a, act_b, min(starts) if starts else None))
+        change = "changed"
+        if act_a is not None and qa[k + 1 :] == qb[k:]:
+            change = "removed in B"
+        elif act_b is not None and qa[k:] == qb[k + 1 :]:
+            change = "added in B"
+        found.append(ActionDifference(agent, k, act_a, act_b, min(starts) if starts else None, change))
     ran = [d.time for d in found if d.time is not None]
     if not ran:
         return found
