@@ -77,10 +77,10 @@ class RunPanel:
 
     def __init__(self, replay: Replay, rect: Any, end: float, label: str = ""):
 
-        from game.engine.diagnosis import explain
         from game.engine.narration import narrate
         from game.ui.render.gantt import Gantt
         from game.ui.render.timeline_index import with_index
+        from game.ui.render.why_panel import run_diagnosis
         from game.ui.screens.replay import cause_marks, error_time
 
         self.replay = replay = with_index(replay)
@@ -89,8 +89,7 @@ class RunPanel:
         level = replay.level
         detail = replay.result.get("error_detail")
         story = narrate(level, replay.timeline, replay.rules, detail)
-        failed = replay.result.get("error") and isinstance(detail, dict) and detail
-        self.diagnosis = explain(level, story, detail, replay.timeline, replay.plan) if failed else None
+        self.diagnosis = run_diagnosis(replay, story)
         self.gantt = Gantt(
             replay.timeline, level.agent_names, end=end, stop=error_time(replay.result), story=story
         )
@@ -170,9 +169,9 @@ class RunPanel:
             lines = [(f"{len(served)}/{total} orders served", P.TEXT, True)]
             if served:
                 lines.append((f"last: {served[-1]}", P.TEXT_DIM, False))
-        elif result.get("error"):
+        elif result.get("error") or (self.diagnosis is not None and not result.get("done")):
             pygame.draw.rect(s, (90, 22, 22), rect, border_radius=6)
-            err = error_lines(result)
+            err = error_lines(result) or [headline(result)[0]]
             said = self.diagnosis.summary if self.diagnosis is not None else ""
             lines = [
                 (headline(result)[0], (255, 225, 220), True),

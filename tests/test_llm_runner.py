@@ -389,3 +389,15 @@ def test_bad_levels_and_a_foreign_run_folder_are_refused(llm_server, tmp_path, c
     other[2] = "another-model"
     assert main(other) == 2
     assert "another --out folder" in capsys.readouterr().err
+
+
+def test_a_reply_that_never_becomes_a_plan_leaves_a_replay_that_says_why(llm_server, tmp_path):
+    levels = write_levels(tmp_path, LEVELS[:1])
+    llm_server.script("kitchen_alpha", *[("reply", "I would rather not plan today.")] * 2)
+    out = tmp_path / "run"
+    assert main(llm_args(llm_server, out, levels, "--attempts", "2")) == 0
+    r = result_of(out, "kitchen_alpha")
+    assert r["status"] == "no_plan" and r["diagnosis"]["error"] == "no_plan"
+    why = load_replay(out / r["replay"]).result["diagnosis"]
+    assert why == r["diagnosis"] and why["summary"].startswith("The model's reply never became a plan in 2")
+    assert why["causes"][0]["kind"] == "no_plan" and "could not read a plan" in why["causes"][0]["text"]

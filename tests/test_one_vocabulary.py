@@ -11,12 +11,12 @@ from test_render import small_level, small_plan
 import game.ui.render.panels as panels
 import game.ui.screens.replay as replay_screen
 from game.engine import parse_plan, simulate
+from game.engine.diagnosis import SAME_INSTANT_RULE
 from game.replay import load_replay, save_replay
 from game.ui import store
 from game.ui.app import App
 from game.ui.clock import Clock
 from game.ui.play import PlayScreen
-from game.ui.play.help import SAME_INSTANT_RULE
 from game.ui.render import palette as P
 from game.ui.screens.replay import ReplayScreen
 

@@ -158,7 +158,7 @@ def test_same_instant_order_is_explained_in_the_error_the_tooltip_and_the_help()
     assert ed.error.kind == "station_in_use" and ed.error.time == 8
     text = error_text(ed)
     assert "at t = 8 agent2 is handled before agent1" in text.lower()
-    assert "its action began at t = 3, agent1's at t = 4" in text
+    assert "agent2's action began at t = 3, agent1's at t = 4, and the earlier start goes first" in text
     # the timeline marks the meeting and its tooltip tells the order
     meeting = d.screen.timeline.meetings[0]
     assert (meeting.t, meeting.station, meeting.agents) == (8, "chopping_board1", ["agent2", "agent1"])

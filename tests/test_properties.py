@@ -11,6 +11,7 @@ from kitchens import kitchen
 from test_rules import ROWS, STATIONS
 
 from game.engine import ERROR_KINDS, parse_plan, simulate
+from game.engine.diagnosis import CAUSE_KINDS
 from game.replay import replay_bytes
 
 LEVEL = kitchen(ROWS, STATIONS, ("salad_basic", "salad_basic", "salad_basic"))
@@ -41,6 +42,25 @@ def check(result) -> None:
         started, total = map(int, progress.split("/"))
         assert 0 <= started <= total
         assert d["agent_all_execution_time"][agent] >= d["agent_moving_time"][agent]
+    check_diagnosis(d)
+
+
+def check_diagnosis(d: dict) -> None:
+    """A run that is not served is explained: causes of known kinds, naming real agents and actions,
+    never after the failure, in JSON without NaN."""
+    why = d["diagnosis"]
+    if d["done"]:
+        assert why is None
+        return
+    json.dumps(why, allow_nan=False)
+    assert why["error"] == (d["error_detail"]["kind"] if d["error"] else "unfinished"), why["summary"]
+    assert why["summary"] and why["causes"]
+    for c in why["causes"]:
+        assert c["kind"] in CAUSE_KINDS and c["text"]
+        assert c["t"] <= d["time"] + 1e-9
+        if c["agent"] is not None:
+            started, total = map(int, d["agent_progress"][c["agent"]].split("/"))
+            assert c["action"] is None or 0 <= c["action"] <= max(started, total)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -97,7 +117,7 @@ def brute_span_at(timeline, agent, t):
             s.agent == agent
             and s.status != "rejected"
             and s.start <= t
-            and (t < s.end or s.start == s.end == t)
+            and (t < s.end or s.start == s.end == t or (s.status == "cut" and t == s.end == timeline.end))
         ):
             best = s
     return best

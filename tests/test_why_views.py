@@ -166,13 +166,15 @@ def test_why_box_texts_are_wrapped_and_never_cut_at_1024x700(tmp_path, name):
 def test_the_same_instant_cause_is_first_and_names_both_agents(tmp_path):
     _, screen = open_viewer(replay_of(tmp_path, "lost_wait"))
     first = screen.diagnosis.causes[0]
-    assert first.kind == "same_instant" and first.time == 53
-    assert "agent2 was handled first" in first.text and "its action 16, MoveTo (3, 1)" in first.text
+    assert first.kind == "same_instant" and first.time == 53 and first.fields["first"] == "agent2"
+    assert "agent2 was handled first" in first.text
+    assert "action 16 (MoveTo (3, 1))" in first.text  # what the cut agent was doing, from the plan
+    assert "its next action was Interact serving_window" in first.text
     _, screen = open_viewer(replay_of(tmp_path, "same_plate"))
     first = screen.diagnosis.causes[0]
-    assert first.kind == "same_instant" and first.time == 26
+    assert first.kind == "same_instant" and first.time == 26 and first.fields["first"] == "agent2"
     assert "agent2 and agent1 acted at the same instant, t = 26" in first.text
-    assert "the agent whose action began first is handled first" in first.text
+    assert first.fields["rule"] in first.text
     rows = " ".join(r.after or r.text for r in screen.why.rows(screen.rects["panel"].w)).split()
     words = iter(rows)
     assert all(w in words for w in first.text.split())  # the viewer says the whole sentence
@@ -293,6 +295,7 @@ def test_an_export_of_a_failed_run_says_the_summary_and_marks_the_causes(tmp_pat
     drawn = " ".join(text for text, _ in panel.band_text).split()
     assert drawn == f"Failed at t = 53 (0/2 served) {panel.diagnosis.summary}".split()
     assert "agent2 was handled first" in panel.diagnosis.summary
+    assert panel.diagnosis.to_dict() == replay.result["diagnosis"]  # the engine's, not reworded
     assert sorted(t for t, _ in panel.gantt.marks) == sorted(c.time for c in panel.diagnosis.causes)
     # the holding cause at t = 45 is a mark over the chart's lanes (its triangle at the top)
     x = panel.gantt.x_of(panel.gantt_rect, 45)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from game.engine import RULESETS, Level, PlanError, Result, parse_plan, simulate
+from game.engine.narration import num
 from game.inputs import InputError, decode, load_json, parse_json
 from game.levels import LevelError, load_level
 from game.replay import save_replay
@@ -45,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {e}", file=sys.stderr)
         return 2
     rules = args.rules or level.rules
-    result = simulate(level, plan, rules, record=bool(args.replay))
+    result = simulate(level, plan, rules)
     if args.replay:
         label = {"label": args.label} if args.label else {}
         try:
@@ -75,6 +76,7 @@ def summary(r: Result) -> str:
     lines = [head]
     if r.error:
         lines.append(f"  error: {r.error}")
+    lines += why_lines(r.diagnosis)
     for agent in r.agent_progress:
         lines.append(
             f"  {agent}: {r.agent_progress[agent]} actions, moving {r.agent_moving_time[agent]}, "
@@ -83,6 +85,16 @@ def summary(r: Result) -> str:
         )
     lines.append(f"  progress {r.progress:.0%}, T_max {r.t_max}, D_max {r.d_max}")
     return "\n".join(lines)
+
+
+def why_lines(diagnosis: dict[str, Any] | None) -> list[str]:
+    """The diagnosis as the terminal shows it: the summary, then the causes, likeliest first."""
+    if not diagnosis:
+        return []
+    lines = [f"  why: {diagnosis['summary']}", f"  needed: {diagnosis['need']}"]
+    for n, c in enumerate(diagnosis["causes"], 1):
+        lines.append(f"  cause {n} ({c['kind']}, t = {num(c['t'])}): {c['text']}")
+    return lines
 
 
 def run_batch(path: Path, rules: str | None) -> int:
@@ -139,7 +151,7 @@ def batch_case(path: Path, n: int, line: str, rules: str | None, cache: dict[tup
             cache[key] = load_level(level_path, orders)
         level = cache[key]
         plan = parse_plan(case["plan"], level.agent_names)
-        return simulate(level, plan, case.get("rules") or rules or level.rules, record=False).to_dict()
+        return simulate(level, plan, case.get("rules") or rules or level.rules).to_dict()
     except InputError as e:
         message = str(e)
         return {"done": False, "error": message if message.startswith(where) else f"{where}: {message}"}

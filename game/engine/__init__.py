@@ -24,7 +24,7 @@ from .plan import (
 )
 from .result import REFERENCE_FIELDS, Result
 from .rules import RULESETS, RuleSet, get_rules
-from .simulator import simulate
+from .runner import simulate
 from .timeline import ActionSpan, Timeline
 
 __all__ = [

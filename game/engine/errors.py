@@ -47,6 +47,28 @@ ERROR_KINDS = (
     STALE_DISH,
 )
 
+# What the failing action did, as the end of "agent2's Interact serving_window (action 21) ..."
+ERROR_WORDS = {
+    UNKNOWN_TARGET: "names a target that does not exist",
+    NOT_A_STATION: "targets a tile that is not a station",
+    NO_PROCESS: "had nothing that can be processed",
+    NOT_ADJACENT: "was not next to its station",
+    STATION_IN_USE: "found the station in use by another agent",
+    UNREACHABLE: "cannot reach its target",
+    BAD_DURATION: "has an invalid Wait duration",
+    INVALID_ACTION: "could not be read",
+    TIME_LIMIT: "would end after the longest run allowed",
+    NOT_ALLOWED: "is not allowed for this agent by the level",
+    BAD_INTERACT: "could not combine what the agent held with what the station held",
+    COOKWARE_REJECTS: "put something into a pot or pan that it does not take",
+    PROCESS_FAILED: "had nothing suitable to process",
+    SERVE_TOO_EARLY: "served at t = 0",
+    NOT_A_PLATE: "served without a plate",
+    NO_ORDER_LEFT: "served with no order left",
+    WRONG_DISH: "served a plate that is not the next order",
+    STALE_DISH: "served food that was no longer fresh",
+}
+
 
 def label(action: dict[str, Any]) -> str:
     """' (MoveTo)' after 'agent1 action 3' when the action names its type, else ''."""

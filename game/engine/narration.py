@@ -298,10 +298,13 @@ def _action_events(stage: _Stage, span: ActionSpan, t: float, err: Mapping[str, 
     top_before = _d(k.surface.get(station.name)) if station is not None else None
     served_before = len(k.served)
     try:
+        target_tile = stage.level.target_named(target) if isinstance(target, str) else None
+        if target_tile is None:  # the engine refused it at its start; nothing to re-enact
+            raise ActionFailed("", f"{target!r} is not a station")
         if name == "Interact":
-            k.interact(agent, station, t)
+            k.interact(agent, target_tile, t)
         else:
-            k.process(agent, station, t)
+            k.process(agent, target_tile, t)
     except ActionFailed as exc:
         text = f"{span.agent} fails to {name} {target}: {exc.reason}"
         sname = station.name if station is not None else None
@@ -396,7 +399,11 @@ def _combine(
             ends = f"the {src.get('kind')} on {where} into the {dst.get('kind')} it holds"
         else:
             ends = f"the {src.get('kind')} it holds into the {dst.get('kind')} on {where}"
-        text = f"{who} moves the {moved} from {ends}"
+        text = (
+            f"{who} moves the {moved} from {ends}"
+            if moved != "empty"
+            else f"{who} moves nothing: {ends} (empty)"
+        )
         return "combine", text, f"plates {moved.split(', ')[0].split(' ')[-1]}", str(src.get("kind"))
     text = f"{who} uses {where}: hand {item_words(hand0)} -> {item_words(hand1)}"
     return "combine", text, "uses", item_key(hand0 or hand1)

@@ -44,6 +44,8 @@ class Result:
     au: dict[str, float]
     progress: float
     timeline: Timeline | None = field(default=None, repr=False, compare=False)
+    # why it failed or stayed unfinished (diagnosis.Diagnosis.to_dict()); recording runs only
+    diagnosis: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-able result; the reference fields come first, in the reference's order."""
@@ -58,5 +60,6 @@ class Result:
             md=self.md,
             au=self.au,
             progress=self.progress,
+            diagnosis=self.diagnosis,
         )
         return d

@@ -20,7 +20,7 @@ from .safe import is_number, number_text, preview
 from .timeline import ActionSpan, Timeline
 
 
-class _Stop(Exception):
+class RunStopped(Exception):
     """Carries the run's first error out of the event loop."""
 
     def __init__(self, detail: ErrorDetail):
@@ -37,8 +37,8 @@ class Simulation:
         self.now: float = 0
 
     # -- one agent's actions ------------------------------------------------------------
-    def fail(self, agent: AgentState, index: int, action: Action, exc: ActionFailed) -> _Stop:
-        return _Stop(ErrorDetail(agent.name, index, action.to_dict(), self.now, exc.kind, exc.reason))
+    def fail(self, agent: AgentState, index: int, action: Action, exc: ActionFailed) -> RunStopped:
+        return RunStopped(ErrorDetail(agent.name, index, action.to_dict(), self.now, exc.kind, exc.reason))
 
     def start(self, agent: AgentState, action: Action) -> float:
         """Run the start-time checks; return the action's duration."""
@@ -183,7 +183,7 @@ class Simulation:
             try:
                 for agent in order:
                     self.advance(agent)
-            except _Stop as stop:
+            except RunStopped as stop:
                 for span in self.spans.values():
                     span.status = "cut"
                 self._snapshot()
@@ -205,18 +205,15 @@ class Simulation:
                 agent.registered = False
 
 
-def simulate(
+def execute(
     level: Level,
     plan: Plan | Mapping[str, Any],
     rules: str | RuleSet = "paracook",
     record: bool = True,
 ) -> Result:
-    """Run `plan` in `level` under a rule set. Never raises for what happens during the run:
-    the first error stops it and is reported in the result, an unreadable action included.
-    A plan of the wrong shape (see parse_plan) raises PlanError before anything runs."""
+    """The run alone, without its diagnosis (`game.engine.simulate` adds it)."""
     rs = get_rules(rules)
-    parsed = _as_plan(level, plan)
-    sim = Simulation(level, parsed, rs, record)
+    sim = Simulation(level, as_plan(level, plan), rs, record)
     detail = sim.run()
     return _result(level, rs, sim, detail)
 
@@ -236,7 +233,7 @@ def wait_duration(d: Any) -> float:
     return d
 
 
-def _as_plan(level: Level, plan: Plan | Mapping[str, Any]) -> Plan:
+def as_plan(level: Level, plan: Plan | Mapping[str, Any]) -> Plan:
     if isinstance(plan, Mapping) and all(
         isinstance(v, tuple) and all(isinstance(a, Action) for a in v) for v in plan.values()
     ):

@@ -111,20 +111,17 @@ class Timeline:
         if i < 0:
             return None
         s = ran[i]
-        return s if t < s.end or s.start == s.end == t else None
-
-    def stopped_span(self, agent: str, t: float) -> ActionSpan | None:
-        """The agent's action that the run's stop cut short, from the stop on (t >= its end);
-        else None. The state still has the agent where its cut MoveTo began (the arrival never
-        happened), while the agent itself had walked part of the way."""
-        _, ran = self._ran(agent)
-        last = ran[-1] if ran else None
-        return last if last is not None and last.status == "cut" and t >= last.end else None
+        # an action cut by the stop is still under way then, even one due to end at that very instant
+        return (
+            s
+            if t < s.end or s.start == s.end == t or (s.status == "cut" and t == s.end == self.end)
+            else None
+        )
 
     def position_at(self, agent: str, t: float) -> tuple[float, float]:
-        """Where an agent stands at t, walking tile by tile along a running MoveTo (and, after a
-        MoveTo cut by the run's stop, where the walk had got to when the run stopped)."""
-        span = self.span_at(agent, t) or self.stopped_span(agent, t)
+        """Where an agent stands at t, walking tile by tile along a running MoveTo (at the stop, a
+        cut MoveTo's agent is where its walk had got to, though its arrival never happened)."""
+        span = self.span_at(agent, t)
         if span is not None and span.path and span.end > span.start:
             step = min(t, span.end) - span.start
             i = min(int(step), len(span.path) - 1)
@@ -134,6 +131,11 @@ class Timeline:
             return (x0 + (x1 - x0) * frac, y0 + (y1 - y0) * frac)
         x, y = self.state_at(t)["agents"][agent]["pos"]
         return (float(x), float(y))
+
+    def cut_span(self, agent: str) -> ActionSpan | None:
+        """The agent's action still running when the run stopped at an error (its effect never
+        landed: a cut MoveTo never arrived), or None."""
+        return next((s for s in self.spans if s.agent == agent and s.status == "cut"), None)
 
     # -- (de)serialisation: keyframes plus deltas --------------------------------------
     def frames_to_json(self, keyframe_every: int = 32) -> list[State]:

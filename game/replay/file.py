@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from game.engine import Level, Plan, Result, Timeline, plan_to_dict
+from game.engine.diagnosis import Diagnosis
 from game.inputs import InputError, parse_json, read_text
 
 from .check import ReplayContentError, rerun
@@ -101,7 +102,19 @@ def parse_replay(data: Any, source: str = "replay") -> Replay:
     except ReplayContentError as e:
         raise ReplayError(f"{source}: damaged replay: {e}") from None
     assert result.timeline is not None
-    return Replay(level, data["plan"], data["result"], result.timeline, data["rules"], data.get("source", {}))
+    failure = _planner_failure(data.get("source")) if result.error_detail is None else None
+    stored = {**data["result"], "diagnosis": failure or result.diagnosis}
+    return Replay(level, data["plan"], stored, result.timeline, data["rules"], data.get("source", {}))
+
+
+def _planner_failure(source: Any) -> dict[str, Any] | None:
+    """A planner's own account of why there is no plan (an LLM reply that never parsed), when the
+    replay carries a well-formed one; an engine error's diagnosis always wins over it."""
+    failure = source.get("failure") if isinstance(source, dict) else None
+    try:
+        return Diagnosis.from_dict(failure).to_dict() if isinstance(failure, dict) else None
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def load_replay(path: str | Path) -> Replay:

@@ -26,8 +26,9 @@ from ..result import Result
 from ..timeline import Timeline
 from .context import Context
 from .handlers import HANDLERS, fallback
-from .instant import order_rule, running_start, same_instant_causes
+from .instant import SAME_INSTANT_RULE, order_rule, rule_words, running_start, same_instant_causes
 from .model import CAUSE_KINDS, Cause, Diagnosis, summary_sentence
+from .unfinished import UNFINISHED, explain_unfinished
 
 _HANDLERS = HANDLERS  # the error kinds with their own explanation (tests check every kind has one)
 
@@ -38,15 +39,17 @@ def explain(
     error: ErrorDetail | Mapping[str, Any] | None,
     timeline: Timeline | None = None,
     plan: Mapping[str, Any] | None = None,
+    rules: str = "paracook",
 ) -> Diagnosis | None:
-    """The explanation of a failed run's error (None for a run without one). `plan` (the queues
-    as dicts) lets a same-instant conflict name what a cut agent was about to do next."""
+    """The explanation of a failed run's error (None for a run without one). With the `plan`
+    (and its rule set), a same-instant conflict is checked by running the plan again with the
+    other agent handled first, and names what a cut agent was about to do next."""
     if error is None:
         return None
     err = error.to_dict() if isinstance(error, ErrorDetail) else dict(error)
     if not err:
         return None
-    ctx = Context(level, story, err, timeline)
+    ctx = Context(level, story, err, timeline, rules)
     diagnosis = HANDLERS.get(ctx.kind, fallback)(ctx)
     if not diagnosis.causes:
         diagnosis.causes.append(ctx.plan_cause())
@@ -56,11 +59,14 @@ def explain(
 
 
 def diagnose(level: Level, result: Result, plan: Mapping[str, Any] | None = None) -> Diagnosis | None:
-    """The diagnosis of a recorded run (None when it did not fail or was not recorded)."""
-    if result.error_detail is None or result.timeline is None:
+    """The diagnosis of a recorded run: of its error, or (kind 'unfinished') of the orders a plan
+    left unserved. None for a served run or one simulated without recording."""
+    if result.timeline is None or (result.error_detail is None and not result.remaining_orders):
         return None
     story = narrate(level, result.timeline, result.rules, result.error_detail)
-    return explain(level, story, result.error_detail, result.timeline, plan)
+    if result.error_detail is None:
+        return explain_unfinished(level, story, result)
+    return explain(level, story, result.error_detail, result.timeline, plan, result.rules)
 
 
 def _plain(plan: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -87,10 +93,13 @@ def _unique(causes: list[Cause]) -> list[Cause]:
 
 __all__ = [
     "CAUSE_KINDS",
+    "SAME_INSTANT_RULE",
     "Cause",
     "Diagnosis",
+    "UNFINISHED",
     "diagnose",
     "explain",
     "order_rule",
+    "rule_words",
     "running_start",
 ]

@@ -17,9 +17,16 @@ STATION_KINDS = ("take", "put", "combine", "chop", "wash", "cooked", "burnt", "p
 class Context:
     """What the handlers of one error kind ask about the run."""
 
-    def __init__(self, level: Level, story: Narration, err: Mapping[str, Any], timeline: Timeline | None):
-        self.level, self.story, self.err, self.timeline = level, story, err, timeline
-        self.agent = str(err.get("agent"))
+    def __init__(
+        self,
+        level: Level,
+        story: Narration,
+        err: Mapping[str, Any],
+        timeline: Timeline | None,
+        rules: str = "paracook",
+    ):
+        self.level, self.story, self.err, self.timeline, self.rules = level, story, err, timeline, rules
+        self.agent = "" if err.get("agent") is None else str(err.get("agent"))
         index = err.get("action_index")
         self.index = index if isinstance(index, int) and not isinstance(index, bool) else None
         self.time = _float(err.get("time"))

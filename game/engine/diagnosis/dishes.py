@@ -51,18 +51,40 @@ def dish_causes(ctx: Context, hand: Mapping[str, Any]) -> tuple[list[Cause], lis
             causes.append(_short_state(ctx, name, lesser.split(":", 1)[1], state))
         else:
             causes.append(_never_added(ctx, name, state))
-    for key in extra:
-        causes.append(
-            Cause(
-                "extra",
-                f"the plate also holds {key.replace(':', ' ')}, which {want} does not have",
-                ctx.time,
-                ctx.agent,
-                ctx.index,
-                {"item": key},
-            )
-        )
+    if extra:
+        causes.append(_extras(ctx, extra, want))
     return causes, minus(need, have), minus(have, need)
+
+
+def _extras(ctx: Context, extra: list[str], want: str) -> Cause:
+    """What the plate holds beyond the order, and since when the agent's plate has held it."""
+    words = ", ".join(_key_words(k) for k in extra)
+    text = f"the plate also holds {words}, which {want} does not have"
+    since = _since_holding(ctx, extra)
+    if since is not None:
+        them = "it" if len(extra) == 1 else "them"
+        text += f"; {ctx.agent}'s plate has held {them} since t = {num(since.time)}: {since.text}"
+        return Cause("extra", text, since.time, since.agent, since.action_index, {"items": extra})
+    return Cause("extra", text, ctx.time, ctx.agent or None, ctx.index, {"items": extra})
+
+
+def _key_words(key: str) -> str:
+    name, _, state = key.partition(":")
+    return f"{state} {name}"
+
+
+def _since_holding(ctx: Context, keys: list[str]) -> Event | None:
+    """The failing agent's event from which its plate has held all of `keys` without a break."""
+    mine = [
+        e for e in ctx.before if e.agent == ctx.agent and e.kind in ("take", "combine", "dispense", "put")
+    ]
+    since = None
+    for e in mine:
+        if e.hand and e.hand.get("kind") == "plate" and not minus(keys, plate_keys(e.hand)):
+            since = since or e
+        else:
+            since = None
+    return since
 
 
 def _wrong_order(ctx: Context, hand: Mapping[str, Any], pos: int, want: str) -> Cause | None:
@@ -77,7 +99,7 @@ def _wrong_order(ctx: Context, hand: Mapping[str, Any], pos: int, want: str) -> 
         f"was still the next to serve; dishes must be served in order. {where}"
     )
     fields = {"dish": dish, "expected": want, "expected_at": where}
-    return Cause("wrong_order", text, ctx.time, ctx.agent, ctx.index, fields)
+    return Cause("wrong_order", text, ctx.time, ctx.agent or None, ctx.index, fields)
 
 
 def _where_is(ctx: Context, dish: str) -> str:
@@ -102,35 +124,39 @@ def _short_state(ctx: Context, name: str, have: str, need: str) -> Cause:
             return taken
         text = f"the {name} on the plate is {have}: no pot or pan ever cooked it (the order needs it cooked)"
         return Cause(
-            "missing_step", text, ctx.time, ctx.agent, ctx.index, {"ingredient": name, "step": "cook"}
+            "missing_step", text, ctx.time, ctx.agent or None, ctx.index, {"ingredient": name, "step": "cook"}
         )
     if STATE_RANK.get(need, 0) > STATE_RANK.get(have, 0):
         e = _last_with(ctx, name)
         since = f"; it came from: t = {num(e.time)} {e.text}" if e else ""
         text = f"the {name} on the plate is {have}: it was never chopped on a chopping board{since}"
-        t, agent, index = (e.time, e.agent, e.action_index) if e else (ctx.time, ctx.agent, ctx.index)
+        t, agent, index = (e.time, e.agent, e.action_index) if e else (ctx.time, ctx.agent or None, ctx.index)
         return Cause("missing_step", text, t, agent, index, {"ingredient": name, "step": "chop"})
     text = f"the {name} on the plate is {have}, but {need} is what the order needs"
-    return Cause("missing_step", text, ctx.time, ctx.agent, ctx.index, {"ingredient": name, "step": need})
+    return Cause(
+        "missing_step", text, ctx.time, ctx.agent or None, ctx.index, {"ingredient": name, "step": need}
+    )
 
 
 def _taken_from_cookware(ctx: Context, name: str) -> Cause | None:
     """The event that moved the uncooked food out of its pot or pan, and how far it had cooked."""
-    e = ctx.last(lambda e: e.kind == "combine" and _moved_from_cookware(e, name))
-    if e is None or ctx.timeline is None:
-        return None
-    before = (
-        ctx.timeline.states[ctx.timeline.frame_index(e.time) - 1] if ctx.timeline.frame_index(e.time) else {}
-    )
-    cookware, on_stove = _cookware_before(ctx, before, e)
-    if cookware is None:
-        return None
+    for e in reversed(ctx.before):
+        if e.kind != "combine" or not _plate_has_uncooked(e, name) or ctx.timeline is None:
+            continue
+        frame = ctx.timeline.frame_index(e.time)
+        before = ctx.timeline.states[frame - 1] if frame else {}
+        cookware, on_stove = _cookware_before(ctx, before, e)
+        if cookware is not None and any(i.get("name") == name for i in cookware.get("contents", ())):
+            return _not_ready(e, name, cookware, on_stove)
+    return None
+
+
+def _not_ready(e: Event, name: str, cookware: dict, on_stove: bool) -> Cause:
     done, required = cooking_progress(cookware, e.time, on_stove)
     short = max(0.0, required - done)
-    kind = cookware.get("kind")
     text = (
-        f"{e.agent} took the {name} out of the {kind} on {e.station} at t = {num(e.time)} (its action "
-        f"{e.action_index}), {units(short)} before it was cooked ({num(done)}/{num(required)} "
+        f"{e.agent} took the {name} out of the {cookware.get('kind')} on {e.station} at t = {num(e.time)} "
+        f"(its action {e.action_index}), {units(short)} before it was cooked ({num(done)}/{num(required)} "
         f"done): wait {num(short)} longer before taking it"
     )
     fields = {
@@ -147,7 +173,7 @@ def units(x: float) -> str:
     return f"{num(x)} time unit" + ("" if x == 1 else "s")
 
 
-def _moved_from_cookware(e: Event, name: str) -> bool:
+def _plate_has_uncooked(e: Event, name: str) -> bool:
     hand = e.hand or {}
     if hand.get("kind") != "plate":
         return False
@@ -155,6 +181,7 @@ def _moved_from_cookware(e: Event, name: str) -> bool:
 
 
 def _cookware_before(ctx: Context, before: Mapping[str, Any], e: Event) -> tuple[dict | None, bool]:
+    """The pot or pan on the event's station just before the event, and whether that is a stove."""
     item = before.get("stations", {}).get(e.station) if e.station else None
     if isinstance(item, dict) and item.get("kind") in ("pan", "pot"):
         return item, ctx.station_kind(e.station) == "stove"
@@ -167,7 +194,7 @@ def _never_added(ctx: Context, name: str, state: str) -> Cause:
     fields = {"ingredient": name, "step": "add" if e else "fetch"}
     if e is None:
         text = f"{name} ({state}) is missing: no agent ever takes {name} from a dispenser"
-        return Cause("missing_step", text, ctx.time, ctx.agent, ctx.index, fields)
+        return Cause("missing_step", text, ctx.time, ctx.agent or None, ctx.index, fields)
     text = (
         f"{name} ({state}) is missing from the plate: the last that happened to it was at t = {num(e.time)}, "
         f"{e.text}, and it never went onto this plate"

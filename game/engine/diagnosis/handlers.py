@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .. import errors as E
-from ..narration import num
+from ..narration import item_words, num
 from .context import Context
 from .dishes import dish_causes, expected_dish
 from .model import Cause, Diagnosis
@@ -61,6 +61,8 @@ def cookware_rejects(ctx: Context) -> Diagnosis:
         return Diagnosis(E.COOKWARE_REJECTS, "cookware without burnt food (empty it at a trash)", causes)
     held = ctx.hand_cause() if ingredient is hand else ctx.station_cause(ctx.station) if ctx.station else None
     causes = [held] if held else []
+    if ingredient is hand and ctx.station is not None:
+        causes.append(ctx.station_cause(ctx.station))
     if ingredient and ingredient.get("state") == "raw" and ingredient.get("name") not in ("rice", "pasta"):
         name = ingredient.get("name")
         src = held or ctx.plan_cause()
@@ -84,8 +86,27 @@ def process(ctx: Context) -> Diagnosis:
         "stove": f"a pot or pan on {ctx.station} (stoves cook by themselves: no Process needed)",
     }.get(kind or "", f"a station that can be processed ({ctx.station} is a {kind})")
     if kind in ("chopping_board", "sink") or (kind == "stove" and "no pot" in ctx.reason):
-        return Diagnosis(ctx.kind, need, [ctx.station_cause(ctx.station)])
+        causes = [ctx.station_cause(ctx.station)]
+        unput = _never_put(ctx, kind)
+        return Diagnosis(ctx.kind, need, [unput, *causes] if unput else causes)
     return Diagnosis(ctx.kind, need, [ctx.plan_cause()])
+
+
+def _never_put(ctx: Context, kind: str | None) -> Cause | None:
+    """A Process on an empty board or sink while the agent still holds what it meant to put there."""
+    hand, top = ctx.hand(), ctx.top()
+    wanted = {"chopping_board": "ingredient", "sink": "dirty_plate"}.get(kind or "")
+    if top is not None or not hand or hand.get("kind") != wanted:
+        return None
+    last = ctx.last(lambda e: e.station == ctx.station)
+    if last is not None and last.agent == ctx.agent and last.kind == "take":
+        return None  # it was put there and taken back: the station's cause says so
+    held = ctx.hand_cause()
+    text = (
+        f"{ctx.agent} still holds {item_words(hand)}: it never put it on {ctx.station} before the Process "
+        f"(an Interact {ctx.station} is missing); {held.text}"
+    )
+    return Cause("missing_step", text, held.time, held.agent, held.action_index, {"step": "put"})
 
 
 def not_adjacent(ctx: Context) -> Diagnosis:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ERROR_WORDS
 from ..narration import num
 
 # What a cause can be. The first six are the failures that matter in a multi-agent kitchen.
@@ -27,6 +28,7 @@ CAUSE_KINDS: dict[str, str] = {
     "stale": "the food on the plate was prepared too long before serving",
     "extra": "something on the plate that the order does not have",
     "last_event": "the failing agent's last event (an error kind without its own explanation)",
+    "no_plan": "the planner's reply never became a plan the engine could run",
 }
 
 
@@ -78,14 +80,18 @@ class Diagnosis:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Diagnosis:
-        causes = [Cause.from_dict(c) for c in d.get("causes", ())]
+        """Raises ValueError for anything not shaped like `to_dict()`'s output."""
+        causes = d.get("causes", [])
+        if not isinstance(causes, list) or not all(isinstance(c, dict) for c in causes):
+            raise ValueError("'causes' must be a list of objects")
+        causes = [Cause.from_dict(c) for c in causes]
         return cls(str(d["error"]), str(d.get("need", "")), causes, str(d.get("summary", "")))
 
 
 def summary_sentence(err: dict[str, Any], action: str, first: Cause | None) -> str:
-    """'At t = 53 agent2's Interact serving_window (action 21) failed: ... Likeliest cause: ...'"""
-    who = f"agent {err.get('agent')}" if err.get("agent") is None else str(err.get("agent"))
-    head = f"At t = {num(err.get('time', 0))} {who}'s {action} (action {err.get('action_index')}) failed"
-    reason = str(err.get("reason", "")).rstrip(".")
-    text = f"{head}: {reason}." if reason else f"{head}."
-    return f"{text} Likeliest cause: {first.text.rstrip('.')}." if first is not None else text
+    """'At t = 53 agent2's Interact serving_window (action 21) served a plate that is not the next
+    order. Likeliest cause: ...'"""
+    kind = str(err.get("kind", ""))
+    words = ERROR_WORDS.get(kind, f"failed ({kind})")
+    head = f"At t = {num(err.get('time', 0))} {err.get('agent')}'s {action} (action {err.get('action_index')}) {words}."
+    return f"{head} Likeliest cause: {first.text.rstrip('.')}." if first is not None else head

@@ -99,7 +99,7 @@ def round_text(level: Level, plan: Plan, result: Result, agent: Agent, n: int) -
         "dec_round",
         round=n,
         time=t,
-        state=state_text(level, result.timeline.state_at(t)),
+        state=state_text(level, result.timeline.state_at(t), t=t),
         queued=queued_text(result.timeline, level.agent_names, t),
         inbox=inbox_text(agent.inbox),
         notes=notes + ("\n" if notes else ""),

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from game.engine import Level, PlanError, Result
-from game.engine.diagnosis import explain
-from game.engine.narration import narrate
+from game.engine.diagnosis import Diagnosis
 
 from .describe import action_text, state_text
 from .parsing import ReplyParseError
@@ -22,18 +21,14 @@ def plan_feedback(error: PlanError) -> str:
 def _end_state(level: Level, result: Result, t: float) -> str:
     if result.timeline is None:
         return "(not recorded)"
-    return state_text(level, result.timeline.state_at(t))
+    return state_text(level, result.timeline.state_at(t), result.timeline, t)
 
 
-def why_text(level: Level, result: Result) -> str:
-    """The cause of the error in the engine's event sentences (empty when unknown)."""
-    if result.timeline is None or result.error_detail is None:
+def why_text(result: Result) -> str:
+    """The run's diagnosis (the viewer's own causes, likeliest first); empty when unknown."""
+    if not result.diagnosis:
         return ""
-    story = narrate(level, result.timeline, result.rules, result.error_detail)
-    diagnosis = explain(level, story, result.error_detail, result.timeline)
-    if diagnosis is None:
-        return ""
-    return "\n" + "\n".join(f"- {line}" for line in diagnosis.lines())
+    return "\n" + "\n".join(f"- {line}" for line in Diagnosis.from_dict(result.diagnosis).lines())
 
 
 def engine_feedback(level: Level, result: Result, template: str = "feedback_engine") -> str:
@@ -58,7 +53,7 @@ def engine_feedback(level: Level, result: Result, template: str = "feedback_engi
         action=action_text(d.action),
         reason=d.reason,
         state=_end_state(level, result, d.time),
-        why=why_text(level, result),
+        why=why_text(result),
     )
 
 
@@ -68,6 +63,7 @@ def unfinished_feedback(level: Level, result: Result) -> str:
         time=result.time,
         remaining=", ".join(result.remaining_orders),
         state=_end_state(level, result, result.time),
+        why=why_text(result),
     )
 
 

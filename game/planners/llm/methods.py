@@ -135,7 +135,7 @@ def step_prompt(level: Level, plan: Plan, result: Result, point: tuple[float, li
         "msreact_state",
         time=t,
         dry=" and ".join(dry),
-        state=state_text(level, result.timeline.state_at(t)),
+        state=state_text(level, result.timeline.state_at(t), t=t),
         queued=queued_text(result.timeline, level.agent_names, t),
     )
 

@@ -17,6 +17,7 @@ from typing import Any
 from tqdm import tqdm
 
 from game.engine import plan_to_dict
+from game.engine.diagnosis import Cause, Diagnosis
 from game.inputs import InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
@@ -29,6 +30,7 @@ from .tasks import LevelTask, file_stem, parse_shard
 RUN_FILE = "run.json"
 RESULTS = "results"
 REPLAYS = "replays"
+MAX_NOTE_CHARS = 4000  # of the last problem kept in a replay's why box
 SAME_RUN_KEYS = ("kind", "model", "method")
 
 
@@ -205,6 +207,8 @@ class LevelRun:
         source = {"kind": "llm", "model": self.client.model, "method": self.method, "task": task.id}
         if isinstance(outcome, TalkOutcome):
             source.update(mode=self.mode, knowledge=self.knowledge, messages=talk_fields(outcome)["messages"])
+        if outcome.status == "no_plan":
+            source["failure"] = no_plan_diagnosis(outcome).to_dict()
         replay = save_replay(self.replay_path(task), task.level, outcome.plan, outcome.result, source)
         write_json_atomic(self.result_path(task), self.record(task, outcome, replay))
 
@@ -212,6 +216,7 @@ class LevelRun:
         rec = o.result.to_dict()
         if o.status == "no_plan":
             rec["error"] = f"no usable plan in {o.attempts} attempt(s): {first_line(o.note)}"
+            rec["diagnosis"] = no_plan_diagnosis(o).to_dict()
         rec.update(
             task=task_info(task.level, task.id),
             plan=plan_to_dict(o.plan),
@@ -232,6 +237,14 @@ class LevelRun:
         if o.note:
             rec["last_feedback"] = o.note
         return rec
+
+
+def no_plan_diagnosis(o: Outcome) -> Diagnosis:
+    """Why a task has no plan to show: the last reply's problem, as the viewer's why box says it."""
+    problem = (o.note or "the model gave no reply").strip()[:MAX_NOTE_CHARS]
+    summary = f"The model's reply never became a plan in {o.attempts} attempt(s): {first_line(o.note)}"
+    cause = Cause("no_plan", f"the last attempt's problem, as the model was told: {problem}", 0.0)
+    return Diagnosis("no_plan", "a reply that reads as a plan", [cause], summary)
 
 
 def first_line(text: str | None) -> str:

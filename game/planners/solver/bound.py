@@ -39,10 +39,11 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from game.engine import Level
+from game.engine.kitchen import CHOP_TIME, RETURN_DELAY, WASH_TIME
 from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS, default_cookware
 
 INF = 10**9
-CHOP, WASH, RETURN_DELAY = 4, 6, 10
+CHOP, WASH = CHOP_TIME, WASH_TIME  # the engine's durations: the bound follows any change to them
 NOT_HOLDING = ("serving_window", "plate_return", "trash")
 MAX_SHARINGS = 50_000  # ways to share ingredients out over pots or pans that are tried in full
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from itertools import permutations
 
+from game.engine.kitchen import RETURN_DELAY, WASH_TIME
+
 from .model import INF
 from .tasks import PREP, Task
-from .timing import OPEN, RETURN_DELAY, WASH_TIME, Infeasible, Walker
+from .timing import OPEN, Infeasible, Walker
 
 MAX_PERMUTED_STOPS = 4  # up to 4! routes through the stops of one dish are tried
 

@@ -13,6 +13,7 @@ from copy import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+from game.engine.kitchen import CHOP_TIME
 from game.engine.level import COOKWARE_TIME
 
 from .model import INF
@@ -20,7 +21,7 @@ from .model import INF
 if TYPE_CHECKING:
     from .decoder import Decoder
 
-CHOP, WASH_TIME, RETURN_DELAY = 4, 6, 10
+CHOP = CHOP_TIME  # the engine's durations, never retyped
 EV0 = (0, -3, -1, 0)  # before anything: the initial state
 OPEN = (INF, 0, 0, 0)  # an interval nobody has closed yet
 

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-SAME_INSTANT_RULE = (
-    "At one instant agents act one after another: first the agent whose running action began "
-    "earliest, ties (and t = 0) in map order (agent1, agent2, ...). An earlier agent's effect is "
-    "seen by the later ones."
-)
+from game.engine.diagnosis import SAME_INSTANT_RULE
 
 HELP: list[tuple[str, list[tuple[str, str]]]] = [
     (

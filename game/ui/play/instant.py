@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from game.engine import Timeline
+from game.engine.diagnosis import rule_words
 from game.engine.errors import ErrorDetail
-
-RULE = "agents act in the order their running actions began, ties in map order"
+from game.engine.narration import num
 
 
 @dataclass(frozen=True)
@@ -80,22 +80,10 @@ def meetings(timeline: Timeline, agents: Sequence[str]) -> list[Meeting]:
     return out
 
 
-def _num(x: float) -> str:
-    return f"{x:g}" if float(x).is_integer() else f"{x:.2f}".rstrip("0")
-
-
 def order_sentence(first: Turn, second: Turn, t: float) -> str:
     """'at t = 15 agent2 is handled before agent1: ...' with the reason that applies."""
-    if t == 0:
-        why = "at t = 0 agents act in map order"
-    elif first.began == second.began:
-        why = f"both actions began at t = {_num(first.began)}, and ties go in map order"
-    else:
-        why = (
-            f"its action began at t = {_num(first.began)}, {second.agent}'s at t = {_num(second.began)}; "
-            f"at one instant {RULE}"
-        )
-    return f"at t = {_num(t)} {first.agent} is handled before {second.agent}: {why}"
+    why = rule_words(t, first.agent, first.began, second.agent, second.began)
+    return f"at t = {num(t)} {first.agent} is handled before {second.agent}: {why}"
 
 
 def explain_error(timeline: Timeline, agents: Sequence[str], err: ErrorDetail) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pygame
 
 from game.engine import ActionSpan, Level
-from game.engine.diagnosis import explain
+from game.engine.diagnosis import Diagnosis
 from game.engine.narration import Narration, narrate
 from game.ui.editor import PlanEditor
 from game.ui.render import palette as P
@@ -176,9 +176,9 @@ class TimelineView:
     def tooltip(self, editor: PlanEditor, span: ActionSpan) -> list[str]:
         lines = span_lines(span, self.story)
         err = editor.error
-        if err is not None and (err.agent, err.action_index) == (span.agent, span.index) and self.story:
-            why = explain(self.level, self.story, err, editor.result.timeline)
-            lines += why.lines() if why is not None else []
+        found = editor.result.diagnosis
+        if err is not None and (err.agent, err.action_index) == (span.agent, span.index) and found:
+            lines += Diagnosis.from_dict(found).lines()
         for meeting in self.meetings:
             if span.agent in meeting.agents and meeting.t in (span.start, span.end):
                 order = meeting.agents

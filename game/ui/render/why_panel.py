@@ -18,6 +18,8 @@ from typing import Any
 
 import pygame
 
+from game.engine.diagnosis import Diagnosis, explain
+
 from . import palette as P
 from .text import blit_text, font, wrap
 
@@ -30,6 +32,27 @@ KIND = (255, 190, 120)
 BUTTON_H = 24
 PAD = 8
 BAR_W = 6
+
+
+def run_diagnosis(replay: Any, story: Any) -> Diagnosis | None:
+    """The diagnosis a replay's result carries (the engine's, worked out afresh when the file was
+    opened; it also explains unfinished runs and plans that never parsed); for a Replay made in
+    memory without one, the engine explains its error here, with the plan and rules."""
+    stored = replay.result.get("diagnosis")
+    if isinstance(stored, dict):
+        try:
+            return Diagnosis.from_dict(stored)
+        except (KeyError, TypeError, ValueError):
+            pass
+    detail = replay.result.get("error_detail")
+    if not replay.result.get("error") or not isinstance(detail, dict) or not detail:
+        return None
+    return explain(replay.level, story, detail, replay.timeline, replay.plan, replay.rules)
+
+
+def error_of(replay: Any) -> dict[str, Any] | None:
+    detail = replay.result.get("error_detail")
+    return detail if replay.result.get("error") and isinstance(detail, dict) and detail else None
 
 
 def num(x: Any) -> str:
@@ -100,7 +123,8 @@ class WhyPanel:
             return []
         inner = width - 2 * PAD - BAR_W
         at = self.error.get("time")
-        head = f"Failed at t = {num(at)}: {kind_words(d.kind)}" if at is not None else kind_words(d.kind)
+        kind = kind_words(d.kind)
+        head = f"Failed at t = {num(at)}: {kind}" if at is not None else kind[:1].upper() + kind[1:]
         out += self._para(head, inner, (255, 230, 225), True, head=True)
         out.append(Row("", TEXT, gap=4))
         out += self._para(d.summary, inner, TEXT)

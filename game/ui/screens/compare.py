@@ -22,10 +22,9 @@ from typing import Any
 import pygame
 
 from game.engine import ActionSpan, Level, Timeline
-from game.engine.diagnosis import explain
+from game.engine.diagnosis import SAME_INSTANT_RULE
 from game.engine.narration import narrate
 from game.replay import Replay
-from game.ui.play.help import SAME_INSTANT_RULE
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines
 from game.ui.render.kitchen import KitchenRenderer, fit_tile
@@ -40,7 +39,7 @@ from game.ui.render.panels import (
 )
 from game.ui.render.text import blit_text, ellipsize
 from game.ui.render.timeline_index import with_index
-from game.ui.render.why_panel import WhyPanel
+from game.ui.render.why_panel import WhyPanel, error_of, run_diagnosis
 
 from .replay import (
     HEADER_H,
@@ -202,11 +201,8 @@ class Side:
         self.renderer = KitchenRenderer(replay.level, 48)
         detail = replay.result.get("error_detail")
         self.story = narrate(replay.level, replay.timeline, replay.rules, detail)
-        failed = replay.result.get("error") and isinstance(detail, dict) and detail
-        self.diagnosis = (
-            explain(replay.level, self.story, detail, replay.timeline, replay.plan) if failed else None
-        )
-        self.why = WhyPanel(self.diagnosis, error=detail if failed else None)
+        self.diagnosis = run_diagnosis(replay, self.story)
+        self.why = WhyPanel(self.diagnosis, error=error_of(replay))
         self.gantt = Gantt(
             replay.timeline, replay.level.agent_names, end=end, stop=self.error_at, story=self.story
         )

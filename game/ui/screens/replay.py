@@ -18,13 +18,12 @@ import pygame
 import pygame_gui
 
 from game.engine import ActionSpan, parse_plan
-from game.engine.diagnosis import explain
+from game.engine.diagnosis import SAME_INSTANT_RULE
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
 from game.ui.clock import Clock, clock_text
 from game.ui.planner_job import warm_bound
-from game.ui.play.help import SAME_INSTANT_RULE
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines, track_lines
 from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
@@ -47,7 +46,7 @@ from game.ui.render.panels import (
 )
 from game.ui.render.text import blit_text, ellipsize, fit_size, font
 from game.ui.render.timeline_index import with_index
-from game.ui.render.why_panel import WhyPanel
+from game.ui.render.why_panel import WhyPanel, error_of, run_diagnosis
 
 THEME = str(Path(__file__).resolve().parents[1] / "theme.json")
 HEADER_H = 44
@@ -408,9 +407,8 @@ class ReplayScreen(TimelineScreen):
         err = error_time(result)
         detail = result.get("error_detail")
         self.story = narrate(level, tl, replay.rules, detail)
-        failed = result.get("error") and detail
-        self.diagnosis = explain(level, self.story, detail, tl, replay.plan) if failed else None
-        self.why = WhyPanel(self.diagnosis, error=detail if isinstance(detail, dict) else None)
+        self.diagnosis = run_diagnosis(replay, self.story)
+        self.why = WhyPanel(self.diagnosis, error=error_of(replay))
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
         self.gantt.marks = cause_marks(self.diagnosis)
@@ -755,9 +753,8 @@ def agent_lines(timeline: Any, state: dict, agent: str, t: float) -> list[str]:
     held = (state.get("agents", {}).get(agent) or {}).get("held")
     lines = [f"{agent} at ({num(x)}, {num(y)}), holding {item_words(held)}"]
     span = timeline.span_at(agent, t)
-    cut = timeline.stopped_span(agent, t) if span is None else None
-    if cut is not None:
-        lines.append(stopped_words(cut))
+    if span is not None and span.status == "cut" and t >= span.end:
+        lines.append(stopped_words(span))
     elif span is not None:
         lines.append(
             f"action {span.index}: {action_text(span.action)}, t = {num(span.start)} to {num(span.end)}"
