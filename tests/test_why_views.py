@@ -305,3 +305,31 @@ def test_an_export_of_a_failed_run_says_the_summary_and_marks_the_causes(tmp_pat
     pair = FrameRenderer([replay_of(tmp_path, "golden"), replay], labels=["A", "B"])
     a, b = pair.panels
     assert a.band_rect.h == b.band_rect.h > 58 and a.kitchen_rect.size == b.kitchen_rect.size
+
+
+def test_a_plan_that_never_parsed_and_an_unfinished_run_open_on_why(tmp_path):
+    from test_render import small_level
+
+    level = small_level()
+    empty = parse_plan({a: [] for a in level.agent_names}, level.agent_names)
+    failure = {
+        "error": "no_plan",
+        "summary": "The model's reply never became a plan in 2 attempts: it could not read a plan.",
+        "need": "a plan",
+        "causes": [
+            {"kind": "no_plan", "t": 0, "agent": None, "action": None, "text": "could not read a plan"}
+        ],
+    }
+    for name, source, head in (
+        ("no_plan.json", {"kind": "llm", "failure": failure}, "No plan"),
+        ("unfinished.json", {"kind": "cli"}, "Unfinished"),
+    ):
+        save_replay(tmp_path / name, level, empty, simulate(level, empty), source)
+        app, screen = open_viewer(load_replay(tmp_path / name))
+        assert screen.tab == "why" and screen.diagnosis is not None
+        rows = screen.why.rows(screen.rects["panel"].w)
+        assert rows[0].text == head
+        said = " ".join(r.text for r in rows).split()
+        assert screen.diagnosis.summary.split()[:6] == said[len(head.split()) : len(head.split()) + 6]
+        if name == "no_plan.json":
+            assert screen.diagnosis.summary == failure["summary"]
