@@ -35,6 +35,7 @@ CANVAS_H = 720  # every frame is laid out at this height, then scaled to the out
 BLOCK = 8  # frame sizes are multiples of this (video codecs want even sizes)
 HEADER_H = 44
 BAND_H = 58
+BAND_TEXT = 20  # a failed run's summary, wrapped in its band, at this size when there is room
 GAP = 8
 
 
@@ -75,13 +76,12 @@ class RunPanel:
     """One run in a rectangle of the canvas: its label, kitchen, outcome band and Gantt chart."""
 
     def __init__(self, replay: Replay, rect: Any, end: float, label: str = ""):
-        import pygame
 
         from game.engine.narration import narrate
         from game.ui.render.gantt import Gantt
-        from game.ui.render.kitchen import KitchenRenderer, fit_tile
         from game.ui.render.timeline_index import with_index
-        from game.ui.screens.replay import error_time
+        from game.ui.render.why_panel import run_diagnosis
+        from game.ui.screens.replay import cause_marks, error_time
 
         self.replay = replay = with_index(replay)
         self.label = label
@@ -89,20 +89,42 @@ class RunPanel:
         level = replay.level
         detail = replay.result.get("error_detail")
         story = narrate(level, replay.timeline, replay.rules, detail)
+        self.diagnosis = run_diagnosis(replay, story)
         self.gantt = Gantt(
             replay.timeline, level.agent_names, end=end, stop=error_time(replay.result), story=story
         )
-        n = len(level.agents)
-        label_h = 26 if label else 0
-        gantt_h = min(int(rect.h * 0.3), 26 + 34 * n)
+        self.gantt.marks = cause_marks(self.diagnosis)  # the cause moments, as in the viewer
+        self.place(self.band_height())
+
+    def place(self, band_h: int) -> None:
+        """Lay the panel out around an outcome band of this height (side by side, both runs
+        take the taller band, so their kitchens and charts line up)."""
+        import pygame
+
+        from game.ui.render.kitchen import KitchenRenderer, fit_tile
+
+        rect, level = self.rect, self.replay.level
+        label_h = 26 if self.label else 0
+        gantt_h = min(int(rect.h * 0.3), 26 + 34 * len(level.agents))
         self.label_rect = pygame.Rect(rect.x, rect.y, rect.w, label_h)
         self.gantt_rect = pygame.Rect(rect.x, rect.bottom - gantt_h, rect.w, gantt_h)
-        self.band_rect = pygame.Rect(rect.x, self.gantt_rect.y - BAND_H - GAP, rect.w, BAND_H)
-        top = rect.y + label_h + (4 if label else 0)
+        self.band_rect = pygame.Rect(rect.x, self.gantt_rect.y - band_h - GAP, rect.w, band_h)
+        top = rect.y + label_h + (4 if self.label else 0)
         self.kitchen_rect = pygame.Rect(rect.x, top, rect.w, self.band_rect.y - GAP - top)
         self.kitchen = KitchenRenderer(
             level, fit_tile(level, self.kitchen_rect.size, largest=120, smallest=8)
         )
+
+    def band_height(self) -> int:
+        """The outcome band: two lines, or, for a failed run, room for its diagnosis summary at
+        a readable size (at most a third of the panel; the text shrinks to fit beyond that)."""
+        from game.ui.render.text import font, wrap
+
+        rect = self.rect
+        if self.diagnosis is None:
+            return BAND_H
+        lines = 1 + len(wrap(self.diagnosis.summary, rect.w - 16, BAND_TEXT))
+        return max(BAND_H, min(rect.h // 3, lines * font(BAND_TEXT).get_linesize() + 10))
 
     def draw(self, s: Any, t: float) -> None:
         from game.ui.render import palette as P
@@ -147,12 +169,13 @@ class RunPanel:
             lines = [(f"{len(served)}/{total} orders served", P.TEXT, True)]
             if served:
                 lines.append((f"last: {served[-1]}", P.TEXT_DIM, False))
-        elif result.get("error"):
+        elif result.get("error") or (self.diagnosis is not None and not result.get("done")):
             pygame.draw.rect(s, (90, 22, 22), rect, border_radius=6)
-            err = error_lines(result)
+            err = error_lines(result) or [headline(result)[0]]
+            said = self.diagnosis.summary if self.diagnosis is not None else ""
             lines = [
                 (headline(result)[0], (255, 225, 220), True),
-                (f"{err[1]}: {err[2]}" if len(err) > 2 else err[0], (255, 210, 200), False),
+                (said or (f"{err[1]}: {err[2]}" if len(err) > 2 else err[0]), (255, 210, 200), False),
             ]
         else:
             text, colour = headline(result)
@@ -167,15 +190,22 @@ def _fit_lines(s: Any, rect: Any, lines: list[tuple[str, Any, bool]]) -> list[tu
     nothing is cut. Returns what was drawn: (text, font size) per line."""
     from game.ui.render.text import blit_text, font, wrap
 
-    size = 26
-    while size > 13:
-        widths = [font(size, bold).size(text)[0] for text, _, bold in lines]
-        if max(widths) <= rect.w and len(lines) * font(size).get_linesize() <= rect.h:
-            break
+    def wrapped(size: int) -> list[tuple[str, Any, bool]]:
+        return [(part, c, bold) for text, c, bold in lines for part in wrap(text, rect.w, size, bold)]
+
+    def fits(size: int, rows: int) -> bool:
+        return rows * font(size).get_linesize() <= rect.h
+
+    size = 26  # one line each at the largest size that fits; else wrapped at the largest size
+    while size > 13 and not (
+        max(font(size, bold).size(text)[0] for text, _, bold in lines) <= rect.w and fits(size, len(lines))
+    ):
         size -= 1
-    out: list[tuple[str, Any, bool]] = []
-    for text, colour, bold in lines:
-        out += [(part, colour, bold) for part in wrap(text, rect.w, size)]
+    if max(font(size, bold).size(text)[0] for text, _, bold in lines) > rect.w:
+        size = BAND_TEXT
+        while size > 10 and not fits(size, len(wrapped(size))):
+            size -= 1
+    out = wrapped(size)
     lh = min(font(size).get_linesize(), rect.h // max(1, len(out)))
     y = rect.y + (rect.h - lh * len(out)) // 2
     for text, colour, bold in out:
@@ -225,6 +255,10 @@ class FrameRenderer:
                 )
                 for i, r in enumerate(runs[:2])
             ]
+        band = max(p.band_height() for p in self.panels)
+        for p in self.panels:
+            if p.band_rect.h != band:
+                p.place(band)
         self.kitchen = self.panels[0].kitchen
         self.kitchen_rect = self.panels[0].kitchen_rect
 

@@ -90,7 +90,11 @@ def test_metric_differences_side_by_side(tmp_path):
     a = replay_of(tmp_path, small_plan(), "a.json")
     b = replay_of(tmp_path, small_plan(failed=True), "b.json")
     lines = metric_differences(a.result, b.result, a.level.agent_names)
-    assert lines[0] == "OCT 35 vs 10 (B -25)"
+    # B stopped at its error at t = 10: never ranked as 25 faster than A, which served
+    assert lines[0] == "A served all at OCT 35, B failed at t = 10: no OCT to compare"
+    assert "B -25" not in " ".join(lines)
+    both = metric_differences(a.result, a.result | {"time": 30}, a.level.agent_names)
+    assert both[0] == "OCT 35 vs 30 (B -5)"
     assert lines[1] == "served 1 vs 0 (B -1)"
     assert any(line.startswith("agent1 MD ") for line in lines)
 

@@ -190,6 +190,7 @@ def test_outcome_band_never_covers_the_kitchen_and_nothing_is_cut(tmp_path):
     detail["reason"] = "a very long reason " * 12
     long_reason["error_detail"] = detail
     long_reason["error"] = detail["reason"]
+    long_reason["diagnosis"] = {**long_reason["diagnosis"], "summary": "a very long summary " * 30}
     replay.result.update(long_reason)
     for size in ((1280, 720), (640, 360), (1920, 1080)):
         fr = FrameRenderer(replay, size)
@@ -200,10 +201,9 @@ def test_outcome_band_never_covers_the_kitchen_and_nothing_is_cut(tmp_path):
         assert kitchen.size == panel.kitchen.size  # the whole kitchen is drawn
         assert not kitchen.colliderect(panel.band_rect) and not panel.band_rect.colliderect(panel.gantt_rect)
         drawn = " ".join(text for text, _ in panel.band_text)
-        assert (
-            drawn.split()
-            == f"Failed at t = 10 (0/1 served) agent1 action 5: Process chopping_board1: {detail['reason']}".split()
-        )
+        summary = panel.diagnosis.summary  # the diagnosis's one sentence, as the viewer says it
+        assert summary == "a very long summary " * 30
+        assert drawn.split() == f"Failed at t = 10 (0/1 served) {summary}".split()
         from game.ui.render.text import font
 
         assert all(font(size).size(text)[0] <= panel.band_rect.w - 16 for text, size in panel.band_text)

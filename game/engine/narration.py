@@ -205,6 +205,16 @@ def _with_seq(e: Event, n: int) -> Event:
     return Event(e.time, e.kind, e.text, e.short, e.agent, e.station, e.item, e.action_index, e.hand, e.on, n)
 
 
+def _cooked_since(before: dict[str, Any] | None, t: float) -> str:
+    """' (done since t = 41, recorded at this event)' when cooking finished between events: the
+    kitchen counts cooking only at its events, so the log's instant can be later than the food."""
+    if not before:
+        return ""
+    done_at = float(before.get("stamp") or 0) + float(before.get("required") or 0)
+    done_at -= float(before.get("processed") or 0)
+    return f" (done since t = {num(done_at)}, recorded at this event)" if done_at < t else ""
+
+
 def _kitchen_events(stage: _Stage, t: float) -> list[Event]:
     """Cooking finished, food burnt, dirty plates back: the tick at the start of an instant."""
     k = stage.k
@@ -229,7 +239,7 @@ def _kitchen_events(stage: _Stage, t: float) -> list[Event]:
                 Event(
                     t,
                     "cooked",
-                    f"the {what} in the {cw} on {name} is cooked",
+                    f"the {what} in the {cw} on {name} is cooked{_cooked_since(old, t)}",
                     "cooked",
                     None,
                     name,

@@ -119,10 +119,11 @@ class Timeline:
         )
 
     def position_at(self, agent: str, t: float) -> tuple[float, float]:
-        """Where an agent stands at t, walking tile by tile along a running MoveTo."""
+        """Where an agent stands at t, walking tile by tile along a running MoveTo (at the stop, a
+        cut MoveTo's agent is where its walk had got to, though its arrival never happened)."""
         span = self.span_at(agent, t)
         if span is not None and span.path and span.end > span.start:
-            step = t - span.start
+            step = min(t, span.end) - span.start
             i = min(int(step), len(span.path) - 1)
             frac = step - int(step) if i < len(span.path) - 1 else 0.0
             (x0, y0) = span.path[i]

@@ -64,7 +64,10 @@ class KitchenView:
     def draw_tooltip(self, surface: pygame.Surface, ed: PlanEditor, t: float, mouse: tuple[int, int]) -> None:
         tile = self.tile_at(mouse)
         if tile is not None:
-            lines = describe_tile(self.level, ed.result.timeline.state_at(t), tile, t)
+            tl = ed.result.timeline
+            state = tl.state_at(t)
+            where = {a: tl.position_at(a, t) for a in state.get("agents", {})}
+            lines = describe_tile(self.level, state, tile, t, where, ed.rules)
             panels.draw_tooltip(surface, mouse, lines)
 
 

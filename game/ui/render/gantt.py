@@ -8,6 +8,7 @@
     g.zoom(factor, at_t) / g.pan(dt) / g.reset_view() / g.follow(t)
     g.show_held = True      # under each lane, what the agent held over time
     g.show_stations = True  # a track per station: what sat on it
+    g.marks = [(t, colour)]  # moments marked across the lanes (a failed run's causes)
     g.time_at(rect, x) / g.x_of(rect, t)
     span_lines(span, story) -> list[str]                 # tooltip text
 
@@ -156,6 +157,7 @@ class Gantt:
         self.stations = list(stations)
         self.show_held = False
         self.show_stations = False
+        self.marks: list[tuple[float, tuple[int, int, int]]] = []
         self.view = (0.0, self.end)
         self._tracks: dict[tuple[str, str], list] = {}
         self._cache: tuple[Any, pygame.Surface] | None = None
@@ -333,7 +335,7 @@ class Gantt:
     ) -> None:
         if rect.width < 1 or rect.height < 1:  # a window too small to leave the chart any room
             return
-        key = (rect.size, self.view, self.show_held, self.show_stations)
+        key = (rect.size, self.view, self.show_held, self.show_stations, tuple(self.marks))
         if self._cache is None or self._cache[0] != key:
             self._cache = (key, self._render(rect.size))
         surface.blit(self._cache[1], rect.topleft)
@@ -365,8 +367,20 @@ class Gantt:
         if self.stop is not None and self.view[0] <= self.stop <= self.view[1]:
             x = self.x_of(rect, self.stop)
             pygame.draw.line(img, P.ERROR, (x, plot.y), (x, plot.bottom), 2)
+        for t, colour in reversed(self.marks):  # the first (likeliest) drawn last, on top
+            if self.view[0] <= t <= self.view[1]:
+                self._draw_mark(img, plot, self.x_of(rect, t), colour)
         self._draw_axis(img, rect)
         return img
+
+    @staticmethod
+    def _draw_mark(img: pygame.Surface, plot: pygame.Rect, x: int, colour: tuple[int, int, int]) -> None:
+        """A dashed line across the lanes under a small downward triangle."""
+        for y in range(plot.y + 6, plot.bottom, 8):
+            pygame.draw.line(img, colour, (x, y), (x, min(plot.bottom, y + 4)), 2)
+        tri = [(x - 6, plot.y), (x + 6, plot.y), (x, plot.y + 8)]
+        pygame.draw.polygon(img, colour, tri)
+        pygame.draw.polygon(img, (15, 15, 15), tri, 1)
 
     def _draw_lane(self, img: pygame.Surface, rect: pygame.Rect, lane: _Lane) -> None:
         row, agent = lane.rect, lane.name

@@ -43,6 +43,7 @@ from typing import Any
 import pygame
 
 from game.engine import Level, Timeline
+from game.engine.items import cooking_progress
 from game.engine.level import Station
 
 from . import icons
@@ -258,7 +259,7 @@ class KitchenRenderer:
         if any(i.get("state") == "burnt" for i in contents):
             self._bar(surface, rect, 1.0, P.ERROR)
             return
-        done = not item.get("cooking") and frac >= 1
+        done = frac >= 1  # an Interact now would find it cooked, recorded or not
         self._bar(surface, rect, frac, DONE_BAR if done else COOK_BAR)
         left = burn_left(self.level, item, t) if on_stove else None
         if left is not None:
@@ -451,16 +452,21 @@ class KitchenRenderer:
 
 
 def cooking_fraction(item: Mapping[str, Any], t: float | None, on_stove: bool) -> float | None:
-    """How far a pot/pan has cooked (0..1), advancing between events while it sits on a stove."""
-    required = item.get("required") or 0
+    """How far a pot/pan has cooked (0..1) as an Interact at t would find it (the engine's
+    cooking_progress: it advances between events while the cookware sits on a stove)."""
+    done, required = _progress(item, t, on_stove)
     if required <= 0:
         return None
-    processed = item.get("processed") or 0
-    if t is not None and on_stove and item.get("cooking"):
-        processed += max(0.0, t - (item.get("stamp") or 0))
-    if not item.get("cooking") and all(i.get("state") == "cooked" for i in item.get("contents", ())):
+    if not item.get("cooking") and _all_cooked(item):
         return 1.0
-    return min(1.0, processed / required)
+    return min(1.0, done / required)
+
+
+def _progress(item: Mapping[str, Any], t: float | None, on_stove: bool) -> tuple[float, float]:
+    """(done, required); with no time, the counter as the snapshot holds it."""
+    if t is None:
+        return float(item.get("processed") or 0), float(item.get("required") or 0)
+    return cooking_progress(dict(item), t, on_stove)
 
 
 def burn_left(level: Level, item: Mapping[str, Any], t: float | None) -> float | None:
@@ -491,7 +497,10 @@ def _num(x: float) -> str:
 
 
 # -- tooltips -------------------------------------------------------------------------------
-def describe_item(item: Mapping[str, Any] | None) -> str:
+def describe_item(
+    item: Mapping[str, Any] | None, t: float | None = None, on_stove: bool = False, rules: str | None = None
+) -> str:
+    """An item in words; a pot's or pan's cooking as an Interact at t would find it."""
     if item is None:
         return "nothing"
     kind = item.get("kind")
@@ -500,29 +509,62 @@ def describe_item(item: Mapping[str, Any] | None) -> str:
         return f"{item.get('state', 'raw')} {item.get('name', '?')}{fresh}"
     if kind == "dirty_plate":
         return "dirty plate"
-    contents = ", ".join(describe_item(i) for i in item.get("contents", ())) or "empty"
+    inside = list(item.get("contents", ()))
+    if kind in ("pan", "pot") and item.get("cooking") and t is not None and on_stove:
+        done, required = _progress(item, t, on_stove)
+        if done >= required:  # the next event's tick makes everything inside cooked
+            inside = [{**i, "state": "cooked"} for i in inside]
+    contents = ", ".join(describe_item(i) for i in inside) or "empty"
     text = f"{kind} ({contents})"
     if kind in ("pan", "pot") and (item.get("required") or 0) > 0:
-        burnt = any(i.get("state") == "burnt" for i in item.get("contents", ()))
-        status = (
-            "burnt"
-            if burnt
-            else "cooking"
-            if item.get("cooking")
-            else "cooked"
-            if _all_cooked(item)
-            else "stopped"
-        )
-        text += f", {status} {_num(item.get('processed') or 0)}/{_num(item['required'])}"
+        text += ", " + cooking_words(item, t, on_stove, rules)
     return text
+
+
+def cooking_words(
+    item: Mapping[str, Any], t: float | None = None, on_stove: bool = False, rules: str | None = None
+) -> str:
+    """'cooking 21/24, cooked at t = 41', 'cooked 24/24 since t = 41 (...)', 'burnt 24/24'..."""
+    done, required = _progress(item, t, on_stove)
+    count = f"{_num(done)}/{_num(required)}"
+    if any(i.get("state") == "burnt" for i in item.get("contents", ())):
+        return f"burnt {count}"
+    if not item.get("cooking"):
+        return f"{'cooked' if _all_cooked(item) else 'stopped'} {count}"
+    processed = float(item.get("processed") or 0)
+    finish = float(item.get("stamp") or 0) + required - processed
+    if t is not None and on_stove and done >= required:
+        return (
+            f"cooked {count} since t = {_num(finish)}: an Interact now finds it cooked "
+            "(the kitchen records it at its next event)"
+        )
+    if t is not None and on_stove:
+        return f"cooking {count}, cooked at t = {_num(finish)}"
+    if t is not None and rules == "documented":
+        return f"paused {count} off the stove (the documented rules pause it until it is back on one)"
+    if t is not None:
+        return (
+            f"cooking {count} as last counted; its time off the stove counts once it is back on "
+            "a stove (paracook rules)"
+        )
+    return f"cooking {count}"
 
 
 def _all_cooked(item: Mapping[str, Any]) -> bool:
     return bool(item.get("contents")) and all(i.get("state") == "cooked" for i in item["contents"])
 
 
-def describe_tile(level: Level, state: State, pos: Pos, t: float | None = None) -> list[str]:
-    """The full detail of one tile for a tooltip: what it is, what it holds, who stands there."""
+def describe_tile(
+    level: Level,
+    state: State,
+    pos: Pos,
+    t: float | None = None,
+    positions: Mapping[str, tuple[float, float]] | None = None,
+    rules: str | None = None,
+) -> list[str]:
+    """The full detail of one tile for a tooltip: what it is, what it holds, who stands there.
+    `positions`: where the agents are drawn (mid-walk, or where a cut walk got to), if not
+    where the state puts them."""
     x, y = pos
     if not level.in_bounds(pos):
         return [f"({x}, {y}) is outside the kitchen"]
@@ -537,15 +579,17 @@ def describe_tile(level: Level, state: State, pos: Pos, t: float | None = None) 
         if tile.provides:
             lines.append(f"gives a raw {tile.provides}")
         item = state.get("stations", {}).get(tile.name)
-        lines.append(f"on it: {describe_item(item)}")
+        lines.append(f"on it: {describe_item(item, t, tile.kind == 'stove', rules)}")
         left = burn_left(level, item, t) if item and tile.kind == "stove" else None
         if left is not None:
             lines.append(f"burns in {_num(left)} unless taken off the stove")
         lines += _return_lines(level, state, tile, t)
     for name, agent in state.get("agents", {}).items():
-        if tuple(agent["pos"]) == pos:
+        at = positions.get(name) if positions else None
+        here = (round(at[0]), round(at[1])) == pos if at is not None else tuple(agent["pos"]) == pos
+        if here:
             done = ", finished" if agent.get("finished") else ""
-            lines.append(f"{name} holds {describe_item(agent.get('held'))}{done}")
+            lines.append(f"{name} holds {describe_item(agent.get('held'), t, False, rules)}{done}")
     return lines
 
 

@@ -31,21 +31,33 @@ def num(x: Any) -> str:
 
 
 # -- tooltip --------------------------------------------------------------------------------
-def draw_tooltip(surface: pygame.Surface, pos: tuple[int, int], lines: Sequence[str], size: int = 16) -> None:
+TOOLTIP_W = 560  # a longer line wraps
+PAPER = (250, 248, 235)
+
+
+def draw_tooltip(
+    surface: pygame.Surface, pos: tuple[int, int], lines: Sequence[str], size: int = 17
+) -> pygame.Rect | None:
+    """The one tooltip style of every window: paper by the pointer, long lines wrapped, kept on
+    screen and off the pointer. Returns the box (None when there is nothing to say)."""
     if not lines:
-        return
+        return None
     f = font(size)
-    w = max(f.size(line)[0] for line in lines) + 12
-    h = len(lines) * f.get_linesize() + 8
-    box = pygame.Rect(pos[0] + 16, pos[1] + 16, w, h)
+    room = max(120, min(TOOLTIP_W, surface.get_width() - 40))
+    lines = [part for line in lines for part in (wrap(line, room, size) or [""])]
+    lh = f.get_linesize()
+    box = pygame.Rect(
+        pos[0] + 18, pos[1] + 18, max(f.size(line)[0] for line in lines) + 16, len(lines) * lh + 12
+    )
     box.clamp_ip(surface.get_rect())
     if box.collidepoint(pos):
         box.bottom = pos[1] - 8
         box.clamp_ip(surface.get_rect())
-    pygame.draw.rect(surface, (17, 18, 22), box, border_radius=4)
-    pygame.draw.rect(surface, (120, 124, 136), box, 1, border_radius=4)
+    pygame.draw.rect(surface, PAPER, box, border_radius=6)
+    pygame.draw.rect(surface, (40, 40, 40), box, 1, border_radius=6)
     for i, line in enumerate(lines):
-        blit_text(surface, line, (box.x + 6, box.y + 4 + i * f.get_linesize()), size, P.TEXT)
+        blit_text(surface, line, (box.x + 8, box.y + 6 + i * lh), size, (20, 20, 20))
+    return box
 
 
 # -- scrub bar ------------------------------------------------------------------------------
@@ -80,15 +92,24 @@ def scrub_time(rect: pygame.Rect, x: int, end: float) -> float:
 
 
 def draw_scrub(
-    surface: pygame.Surface, rect: pygame.Rect, t: float, end: float, markers: Sequence[Marker] = ()
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    t: float,
+    end: float,
+    markers: Sequence[Marker] = (),
+    events: Sequence[float] = (),
 ) -> None:
-    """A track filled up to t, served-order (green) and error (red) markers, a round handle."""
+    """The one scrub bar of every window: a track filled up to t, a tick per event, served-order
+    (green), error (red) and cause (orange) markers, a round handle."""
     end = max(end, 1e-9)
     track = scrub_track(rect)
     pygame.draw.rect(surface, P.PANEL_LIGHT, track, border_radius=4)
     filled = track.copy()
     filled.w = round(track.w * min(1.0, t / end))
     pygame.draw.rect(surface, (86, 180, 233), filled, border_radius=4)
+    for e in events:
+        x = track.x + round(track.w * min(1.0, e / end))
+        pygame.draw.line(surface, (40, 44, 56), (x, track.y + 1), (x, track.bottom - 2))
     for m in markers:
         x = track.x + round(track.w * min(1.0, m.time / end))
         if m.row == 0:
@@ -106,7 +127,7 @@ def marker_at(
     rect: pygame.Rect, pos: tuple[int, int], end: float, markers: Sequence[Marker]
 ) -> Marker | None:
     track = scrub_track(rect)
-    for m in markers:
+    for m in reversed(markers):  # the one drawn on top
         x = track.x + round(track.w * min(1.0, m.time / max(end, 1e-9)))
         y = track.y - 6 if m.row == 0 else track.bottom + 6
         if abs(pos[0] - x) <= 6 and abs(pos[1] - y) <= 7:
@@ -701,31 +722,55 @@ class EventLog:
 
 
 # -- help overlay ----------------------------------------------------------------------------
-def draw_help(surface: pygame.Surface, title: str, rows: Sequence[tuple[str, str]]) -> None:
-    """A dimmed screen with the controls in two columns; any key or click closes it."""
+HelpSections = Sequence[tuple[str, Sequence[tuple[str, str]]]]
+KEY_COLOUR = (230, 159, 0)
+
+
+def draw_help(surface: pygame.Surface, title: str, sections: HelpSections) -> pygame.Rect:
+    """The one help overlay of every window: a dimmed screen, the controls by section in two
+    balanced columns, long explanations wrapped; the text shrinks until it all fits."""
     shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-    shade.fill((0, 0, 0, 170))
+    shade.fill((0, 0, 0, 160))
     surface.blit(shade, (0, 0))
-    size = 17 if surface.get_height() >= 760 else 15
-    lh = font(size).get_linesize() + 3
-    keys_w = max(font(size, True).size(k)[0] for k, _ in rows) + 24
-    text_w = min(surface.get_width() - keys_w - 80, max(font(size).size(t)[0] for _, t in rows) + 8)
-    box = pygame.Rect(0, 0, keys_w + text_w + 40, len(rows) * lh + 70)
-    box.center = surface.get_rect().center
-    box.clamp_ip(surface.get_rect())
-    pygame.draw.rect(surface, (28, 30, 38), box, border_radius=8)
-    pygame.draw.rect(surface, (120, 124, 136), box, 1, border_radius=8)
-    blit_text(surface, title, (box.x + 20, box.y + 14), size + 5, P.TEXT, bold=True)
-    y = box.y + 50
-    for keys, text in rows:
-        blit_text(surface, keys, (box.x + 20, y), size, (255, 220, 120), bold=True)
-        blit_text(surface, ellipsize(text, text_w, size), (box.x + 20 + keys_w, y), size, P.TEXT)
-        y += lh
-    blit_text(
-        surface,
-        "F1, Escape or a click closes this",
-        (box.right - 16, box.y + 18),
-        14,
-        P.TEXT_DIM,
-        anchor="topright",
-    )
+    screen = surface.get_rect()
+    box = pygame.Rect(0, 0, min(1100, screen.w - 40), min(820, screen.h - 40))
+    box.center = screen.center
+    sizes = [len(rows) + 2 for _, rows in sections]
+    split = min(range(1, len(sections) + 1), key=lambda i: abs(sum(sizes[:i]) - sum(sizes[i:])))
+    columns = (sections[:split], sections[split:])
+    half = (box.w - 60) // 2
+    for size in range(18, 10, -1):
+        keys_w = max((font(size, True).size(k)[0] for _, rows in sections for k, _ in rows), default=0)
+        keys_w = min(keys_w + 14, half // 2)
+        tallest = max(_help_height(col, size, half, keys_w) for col in columns)
+        if tallest <= box.h - 70:
+            break
+    box.h = min(box.h, tallest + 76)
+    box.center = screen.center
+    pygame.draw.rect(surface, P.PANEL, box, border_radius=10)
+    pygame.draw.rect(surface, (200, 200, 210), box, 2, border_radius=10)
+    blit_text(surface, title, (box.x + 20, box.y + 14), 30, P.TEXT, bold=True)
+    blit_text(surface, "F1, ? or Esc closes", (box.right - 20, box.y + 20), 16, P.TEXT_DIM, anchor="topright")
+    lh = font(size).get_linesize()
+    for c, col in enumerate(columns):
+        x, y = box.x + 20 + c * (half + 20), box.y + 56
+        for name, rows in col:
+            blit_text(surface, name, (x, y), size + 2, P.TEXT_DIM, bold=True)
+            pygame.draw.line(surface, P.PANEL_LIGHT, (x, y + lh + 2), (x + half, y + lh + 2))
+            y += lh + 8
+            for keys, what in rows:
+                blit_text(
+                    surface, ellipsize(keys, keys_w - 6, size, True), (x, y), size, KEY_COLOUR, bold=True
+                )
+                for line in wrap(what, half - keys_w, size):
+                    blit_text(surface, line, (x + keys_w, y), size, P.TEXT)
+                    y += lh
+                y += 3
+            y += 8
+    return box
+
+
+def _help_height(sections: HelpSections, size: int, width: int, keys_w: int) -> int:
+    lh = font(size).get_linesize()
+    rows = sum(len(wrap(what, width - keys_w, size)) * lh + 3 for _, r in sections for _, what in r)
+    return rows + len(sections) * (lh + 16)

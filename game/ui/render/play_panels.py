@@ -13,7 +13,7 @@ import pygame
 
 from game.engine import ActionSpan, Level
 
-from . import icons
+from . import icons, panels
 from . import palette as P
 from .text import blit_text, ellipsize, font
 
@@ -275,13 +275,11 @@ def draw_lines(
 
 # -- scrub bar -----------------------------------------------------------------------------------------
 def scrub_track(rect: pygame.Rect) -> pygame.Rect:
-    return pygame.Rect(rect.x + 70, rect.y + 10, rect.w - 150, rect.h - 20)
+    return panels.scrub_track(rect)
 
 
 def time_at(rect: pygame.Rect, end: float, px: int) -> float:
-    track = scrub_track(rect)
-    frac = min(1.0, max(0.0, (px - track.x) / max(1, track.w)))
-    return frac * end
+    return panels.scrub_time(rect, px, end)
 
 
 def draw_scrub(
@@ -293,42 +291,18 @@ def draw_scrub(
     served: Sequence[float],
     error: float | None,
 ) -> None:
+    """The viewer's scrub bar (one for every window), on the play window's panel."""
     panel(surface, rect, P.PANEL)
-    track = scrub_track(rect)
-    blit_text(surface, "0", (track.x - 10, rect.centery), 18, P.TEXT_DIM, anchor="midright")
-    blit_text(surface, fmt(end), (track.right + 20, rect.centery), 18, P.TEXT_DIM, anchor="midleft")
-    pygame.draw.rect(surface, P.PANEL_LIGHT, track, border_radius=6)
-
-    def px(v: float) -> int:
-        return track.x + round(track.w * (v / end if end else 0))
-
-    filled = pygame.Rect(track.x, track.y, px(t) - track.x, track.h)
-    pygame.draw.rect(surface, (90, 110, 150), filled, border_radius=6)
-    for e in events:
-        pygame.draw.line(surface, P.GREYED, (px(e), track.y + 3), (px(e), track.bottom - 4))
-    for s in served:
-        pygame.draw.rect(surface, SERVED, (px(s) - 2, track.y - 3, 5, track.h + 6))
+    marks = [panels.Marker(float(s), P.OK, f"served at t = {fmt(s)}") for s in served]
     if error is not None:
-        pygame.draw.rect(surface, P.ERROR, (px(error) - 2, track.y - 3, 5, track.h + 6))
-    pygame.draw.circle(surface, (255, 255, 255), (px(t), track.centery), track.h // 2 + 4)
+        marks.append(panels.Marker(float(error), P.ERROR, f"error at t = {fmt(error)}"))
+    panels.draw_scrub(surface, rect, t, end, marks, events)
 
 
 # -- overlays -------------------------------------------------------------------------------------------
-TOOLTIP_W = 560  # longer lines wrap
-
-
 def draw_tooltip(surface: pygame.Surface, at: tuple[int, int], lines: Sequence[str]) -> pygame.Rect:
-    size = 18
-    limit = min(TOOLTIP_W, surface.get_width() - 40)
-    lines = [part for line in lines for part in (wrap(line, limit, size) or [""])]
-    width = max(font(size).size(line)[0] for line in lines) + 16
-    box = pygame.Rect(at[0] + 18, at[1] + 18, width, len(lines) * (size - 1) + 12)
-    box.clamp_ip(surface.get_rect())
-    pygame.draw.rect(surface, (250, 248, 235), box, border_radius=6)
-    pygame.draw.rect(surface, (40, 40, 40), box, 1, border_radius=6)
-    for i, line in enumerate(lines):
-        blit_text(surface, line, (box.x + 8, box.y + 6 + i * (size - 1)), size, (20, 20, 20))
-    return box
+    """The viewer's tooltip (one style for every window)."""
+    return panels.draw_tooltip(surface, at, lines) or pygame.Rect(at, (0, 0))
 
 
 def dim(surface: pygame.Surface, alpha: int = 160) -> None:
@@ -345,25 +319,8 @@ def draw_box(surface: pygame.Surface, rect: pygame.Rect, title: str, border=(200
 
 
 def draw_help(surface: pygame.Surface, sections: Sequence[tuple[str, Sequence[tuple[str, str]]]]) -> None:
-    dim(surface)
-    screen = surface.get_rect()
-    rect = pygame.Rect(0, 0, min(1100, screen.w - 40), min(780, screen.h - 40))
-    rect.center = screen.center
-    y0 = draw_box(surface, rect, "Controls  (F1, ? or Esc closes)")
-    half = (rect.w - 60) // 2
-    sizes = [len(keys) + 2 for _, keys in sections]
-    split = min(range(1, len(sections) + 1), key=lambda i: abs(sum(sizes[:i]) - sum(sizes[i:])))
-    for c, secs in enumerate((sections[:split], sections[split:])):
-        x, y = rect.x + 20 + c * (half + 20), y0
-        for title, keys in secs:
-            y = heading(surface, title, x, y, half)
-            for key, what in keys:
-                blit_text(surface, key, (x, y), 18, NEXT, bold=True)
-                for line in wrap(what, half - 160, 18):
-                    blit_text(surface, line, (x + 160, y), 18, P.TEXT)
-                    y += 18
-                y += 3
-            y += 8
+    """The viewer's help overlay (one for every window)."""
+    panels.draw_help(surface, "Controls", sections)
 
 
 def draw_notice(surface: pygame.Surface, title: str, lines: Sequence[str], colour=P.ERROR) -> pygame.Rect:

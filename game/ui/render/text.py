@@ -79,9 +79,9 @@ def ellipsize(text: str, width: int, size: int, bold: bool = False) -> str:
     return text + "…"
 
 
-def wrap(text: str, width: int, size: int) -> list[str]:
+def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
     """Greedy word wrap to a pixel width (a word longer than width gets its own line)."""
-    f = font(size)
+    f = font(size, bold)
     lines: list[str] = []
     for paragraph in text.split("\n"):
         line = ""

@@ -29,7 +29,8 @@ class IndexedTimeline(Timeline):
             return None
         for i in range(bisect_right(self._starts[agent], t) - 1, -1, -1):
             s = spans[i]
-            if s.status != "rejected" and (t < s.end or s.start == s.end == t):
+            cut_now = s.status == "cut" and t == s.end == self.end  # still under way at the stop
+            if s.status != "rejected" and (t < s.end or s.start == s.end == t or cut_now):
                 return s
             if s.start < t:  # earlier spans all ended by s.start < t
                 return None

@@ -2,26 +2,32 @@
 
 level_difference(level_a, level_b) -> str | None   # why two levels cannot be compared
 first_divergence(timeline_a, timeline_b) -> float | None   # when the runs start to differ
+action_differences(replay_a, replay_b) -> list[ActionDifference]  # which actions differ first
 metric_differences(result_a, result_b, agents) -> list[str]
 CompareScreen(replay_a, replay_b, back=None, labels=("A", "B"))
 
-The first divergence is marked on the scrub bar (D jumps there); each run's rule set is shown,
-with a warning when they differ (the same plan can take different times under them).
+The first divergence is marked on the scrub bar (D jumps there) and named as the differing
+action(s) ("agent1 action 14: Wait 8 -> Wait 3"); a failed run's time is never ranked against a
+served one's. Each failed run has its own why box (the same as the replay viewer's), with a
+Go-to button per cause. Each run's rule set is shown, with a warning when they differ (the same
+plan can take different times under them).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
 from game.engine import ActionSpan, Level, Timeline
+from game.engine.diagnosis import SAME_INSTANT_RULE
 from game.engine.narration import narrate
 from game.replay import Replay
 from game.ui.render import palette as P
-from game.ui.render.gantt import Gantt, span_lines
-from game.ui.render.kitchen import KitchenRenderer, describe_tile, fit_tile
+from game.ui.render.gantt import Gantt, action_text, span_lines
+from game.ui.render.kitchen import KitchenRenderer, fit_tile
 from game.ui.render.panels import (
     Marker,
     draw_tooltip,
@@ -33,8 +39,19 @@ from game.ui.render.panels import (
 )
 from game.ui.render.text import blit_text, ellipsize
 from game.ui.render.timeline_index import with_index
+from game.ui.render.why_panel import WhyPanel, error_of, run_diagnosis
 
-from .replay import HEADER_H, TRANSPORT_H, TimelineScreen, error_time, source_text
+from .replay import (
+    HEADER_H,
+    TRANSPORT_H,
+    TimelineScreen,
+    agent_lines,
+    cause_markers,
+    cause_marks,
+    error_time,
+    source_text,
+    tile_lines,
+)
 
 SUMMARY_H = 62
 
@@ -86,15 +103,82 @@ def first_divergence(a: Timeline, b: Timeline, agents: Sequence[str] | None = No
     return None
 
 
+@dataclass(frozen=True)
+class ActionDifference:
+    """The first action of one agent's queue that differs between the two plans."""
+
+    agent: str
+    index: int
+    a: dict[str, Any] | None  # None: A's queue has ended
+    b: dict[str, Any] | None
+    time: float | None  # when the earlier of the two started (None: neither run reached it)
+    change: str = "changed"  # or "removed in B" / "added in B": the rest of the queues agree
+
+    def text(self) -> str:
+        """'agent1 action 14: Wait 8 -> Wait 3' (A's action, then B's); 'agent2 action 21:
+        Wait 6 removed in B' when B's queue is A's without it."""
+        head = f"{self.agent} action {self.index}: "
+        if self.change == "removed in B" and self.a is not None:
+            return head + f"{action_text(self.a)} removed in B"
+        if self.change == "added in B" and self.b is not None:
+            return head + f"{action_text(self.b)} added in B"
+        a = action_text(self.a) if self.a is not None else "nothing (A's queue has ended)"
+        b = action_text(self.b) if self.b is not None else "nothing (B's queue has ended)"
+        return head + f"{a} -> {b}"
+
+
+def _start(timeline: Timeline, agent: str, index: int) -> float | None:
+    return next(
+        (s.start for s in timeline.spans if s.agent == agent and s.index == index and s.status != "rejected"),
+        None,
+    )
+
+
+def action_differences(a: Replay, b: Replay) -> list[ActionDifference]:
+    """Where the two plans first part: per agent, the first action that differs; of those, the
+    one(s) that start first (empty when the plans are the same)."""
+    found = []
+    for agent in a.level.agent_names:
+        qa, qb = list(a.plan.get(agent, [])), list(b.plan.get(agent, []))
+        k = next((i for i in range(max(len(qa), len(qb))) if qa[i : i + 1] != qb[i : i + 1]), None)
+        if k is None:
+            continue
+        starts = [t for t in (_start(a.timeline, agent, k), _start(b.timeline, agent, k)) if t is not None]
+        act_a, act_b = (qa[k] if k < len(qa) else None), (qb[k] if k < len(qb) else None)
+        change = "changed"
+        if act_a is not None and qa[k + 1 :] == qb[k:]:
+            change = "removed in B"
+        elif act_b is not None and qa[k:] == qb[k + 1 :]:
+            change = "added in B"
+        found.append(ActionDifference(agent, k, act_a, act_b, min(starts) if starts else None, change))
+    ran = [d.time for d in found if d.time is not None]
+    if not ran:
+        return found
+    return [d for d in found if d.time == min(ran)]
+
+
+def _outcome(r: dict[str, Any]) -> str:
+    if r.get("done"):
+        return f"served all at OCT {num(r.get('time', 0))}"
+    if r.get("error"):
+        return f"failed at t = {num(r.get('time', 0))}"
+    return f"unfinished at t = {num(r.get('time', 0))}"
+
+
 def metric_differences(a: dict[str, Any], b: dict[str, Any], agents: Sequence[str]) -> list[str]:
-    """'OCT 91 vs 44 (B -47)', then orders served and each agent's MD and AU."""
+    """'OCT 91 vs 44 (B -47)', then orders served and each agent's MD and AU. Two times are
+    set against each other only when both runs served every order: a run stopped by an error
+    is never ranked as faster than a served one ('A served all at OCT 59; B failed at t = 53')."""
 
     def pair(name: str, x: float, y: float, fmt=num) -> str:
         d = y - x
         sign = "+" if d > 0 else ""
         return f"{name} {fmt(x)} vs {fmt(y)}" + (f" (B {sign}{fmt(d)})" if d else " (same)")
 
-    out = [pair("OCT", float(a.get("time", 0)), float(b.get("time", 0)))]
+    if a.get("done") and b.get("done"):
+        out = [pair("OCT", float(a.get("time", 0)), float(b.get("time", 0)))]
+    else:
+        out = [f"A {_outcome(a)}, B {_outcome(b)}: no OCT to compare"]
     out.append(pair("served", len(a.get("finished_orders", [])), len(b.get("finished_orders", []))))
     for agent in agents:
         md_a = float(a.get("md", {}).get(agent, 0))
@@ -115,27 +199,42 @@ class Side:
         self.row = row
         self.error_at = error_time(replay.result)
         self.renderer = KitchenRenderer(replay.level, 48)
-        self.story = narrate(replay.level, replay.timeline, replay.rules, replay.result.get("error_detail"))
+        detail = replay.result.get("error_detail")
+        self.story = narrate(replay.level, replay.timeline, replay.rules, detail)
+        self.diagnosis = run_diagnosis(replay, self.story)
+        self.why = WhyPanel(self.diagnosis, error=error_of(replay))
         self.gantt = Gantt(
             replay.timeline, replay.level.agent_names, end=end, stop=self.error_at, story=self.story
         )
+        self.gantt.marks = cause_marks(self.diagnosis)
         self.rects: dict[str, pygame.Rect] = {}
 
     def markers(self) -> list[Marker]:
         tag = "A" if self.row == 0 else "B"
-        return [
+        runs = [
             Marker(m.time, m.colour, f"{tag}: {m.label}", self.row) for m in run_markers(self.replay.result)
         ]
+        return runs + cause_markers(self.diagnosis, self.row, f"{tag}: ")
 
-    def layout(self, col: pygame.Rect) -> None:
+    def layout(self, col: pygame.Rect, with_why: bool = False) -> None:
+        """with_why: keep room for a why box (either run failed), so both columns line up."""
         n = len(self.replay.level.agents)
         gantt_h = max(64, min(int(col.h * 0.3), 24 + 30 * n))
         title = pygame.Rect(col.x, col.y, col.w, 28)
-        summary = pygame.Rect(col.x, col.bottom - SUMMARY_H, col.w, SUMMARY_H)
+        why_h = max(110, int(col.h * 0.3)) if with_why else 0
+        why = pygame.Rect(col.x + 4, col.bottom - why_h, col.w - 8, max(0, why_h - 4))
+        summary = pygame.Rect(col.x, col.bottom - why_h - SUMMARY_H, col.w, SUMMARY_H)
         gantt = pygame.Rect(col.x, summary.y - gantt_h - 4, col.w, gantt_h)
         kitchen = pygame.Rect(col.x, title.bottom + 4, col.w, gantt.y - title.bottom - 8)
-        self.renderer.set_tile(fit_tile(self.replay.level, kitchen.size))
-        self.rects = {"col": col, "title": title, "kitchen": kitchen, "gantt": gantt, "summary": summary}
+        self.renderer.set_tile(fit_tile(self.replay.level, kitchen.size, smallest=8))
+        self.rects = {
+            "col": col,
+            "title": title,
+            "kitchen": kitchen,
+            "gantt": gantt,
+            "summary": summary,
+            "why": why,
+        }
 
     def draw(self, surface: pygame.Surface, t: float, mouse: tuple[int, int]) -> ActionSpan | None:
         r, tl = self.rects, self.replay.timeline
@@ -175,6 +274,12 @@ class Side:
         hover = self.gantt.span_at_pixel(r["gantt"], mouse)
         self.gantt.draw(surface, r["gantt"], t, hover)
         self._summary(surface, r["summary"])
+        if self.why:
+            self.why.draw(surface, r["why"])
+        elif r["why"].h > 0:
+            pygame.draw.rect(surface, (18, 60, 46), r["why"], border_radius=4)
+            note = "Nothing failed in this run" if not self.replay.result.get("error") else ""
+            blit_text(surface, note, (r["why"].x + 8, r["why"].y + 8), 16, (200, 250, 225), bold=True)
         return hover
 
     def _summary(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
@@ -214,29 +319,55 @@ class Side:
             return span_lines(hover, self.story)
         kitchen = self.rects["kitchen"]
         if kitchen.collidepoint(mouse):
+            tl = self.replay.timeline
+            shown = min(t, tl.end)
+            state = tl.state_at(shown)
+            agent = self.renderer.agent_at_pixel(mouse)
+            if agent is not None:
+                return agent_lines(tl, state, agent, shown)
             pos = self.renderer.tile_at_pixel(kitchen, mouse)
             if pos is not None:
-                shown = min(t, self.replay.timeline.end)
-                return describe_tile(self.replay.level, self.replay.timeline.state_at(shown), pos, shown)
+                return tile_lines(self.replay, state, pos, shown)
         return []
 
 
 COMPARE_HELP = [
-    ("Space", "play / pause both runs on one clock"),
-    ("Left / Right", "previous / next event of either run"),
-    ("Home / End", "start / end"),
-    ("Up / Down", "faster / slower"),
-    ("D", "jump to the first instant the runs differ (purple mark)"),
-    ("E", "jump to the first error"),
-    ("Gantt: wheel, drag", "zoom and pan both charts together; 0 fits"),
-    ("F1 or ?", "this help"),
-    ("Escape", "close help, or go back"),
+    (
+        "Time",
+        [
+            ("Space", "play / pause both runs on one clock"),
+            ("Left / Right", "previous / next event of either run"),
+            ("Home / End", "start / end"),
+            ("Up / Down", "faster / slower"),
+            ("same instant", SAME_INSTANT_RULE),
+        ],
+    ),
+    (
+        "Differences",
+        [
+            (
+                "D",
+                "jump to the first instant the runs differ (purple mark); the line above names the actions",
+            ),
+            ("E", "jump to the first error"),
+            ("Go to", "a button of a run's why box: jump to that cause (the first is the likeliest)"),
+        ],
+    ),
+    (
+        "Window",
+        [
+            ("Gantt: wheel, drag", "zoom and pan both charts together; 0 fits"),
+            ("F1 or ?", "this help"),
+            ("Escape", "close help, or go back"),
+        ],
+    ),
 ]
 DIFF_H = 26
 
 
 class CompareScreen(TimelineScreen):
     HELP = COMPARE_HELP
+    HELP_TITLE = "Compare: controls"
     KEYS = {**TimelineScreen.KEYS, pygame.K_d: "diverge", pygame.K_0: "fit"}
 
     def __init__(self, a: Replay, b: Replay, back: Any = None, labels: tuple[str, str] = ("A", "B")):
@@ -247,6 +378,8 @@ class CompareScreen(TimelineScreen):
         self.sides = [Side(a, labels[0], end, 0), Side(b, labels[1], end, 1)]
         agents = a.level.agent_names
         self.divergence = first_divergence(a.timeline, b.timeline, agents)
+        self.first_actions = action_differences(a, b)
+        self.any_why = any(bool(side.why) for side in self.sides)
         self.differences = metric_differences(a.result, b.result, agents)
         self.rules_warning = (
             f"rules differ: A runs under {a.rules}, B under {b.rules}; their times are not comparable"
@@ -295,6 +428,19 @@ class CompareScreen(TimelineScreen):
         return nxt
 
     def panel_event(self, event: pygame.event.Event) -> bool:
+        for side in self.sides:
+            why = side.rects.get("why")
+            if not side.why or why is None or not why.collidepoint(self.mouse):
+                continue
+            if event.type == pygame.MOUSEWHEEL:
+                side.why.scroll_by(why, -3 * event.y)
+                return True
+            if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                cause = side.why.button_at(event.pos)
+                if cause is not None:
+                    self.transport.playing = False
+                    self.seek(cause.time)
+                return True
         for side, other in zip(self.sides, self.sides[::-1], strict=True):
             if side.gantt.handle(event, side.rects["gantt"], self.mouse):
                 other.gantt.view = side.gantt.view  # one clock, one window
@@ -302,7 +448,7 @@ class CompareScreen(TimelineScreen):
         return False
 
     def draw_key(self) -> Any:
-        return (super().draw_key(), self.sides[0].gantt.view)
+        return (super().draw_key(), self.sides[0].gantt.view, tuple(s.why.offset for s in self.sides))
 
     def shown_states(self) -> list[dict[str, Any]]:
         t = self.transport.t
@@ -312,10 +458,11 @@ class CompareScreen(TimelineScreen):
         w, h = size
         transport = pygame.Rect(0, h - TRANSPORT_H, w, TRANSPORT_H)
         col_w = (w - 18) // 2
-        diff = pygame.Rect(6, HEADER_H + 2, w - 12, DIFF_H * (2 if self.rules_warning else 1))
+        lines = 1 + bool(self.first_actions) + bool(self.rules_warning)
+        diff = pygame.Rect(6, HEADER_H + 2, w - 12, DIFF_H * lines)
         top, bottom = diff.bottom + 4, transport.y - 4
         for i, side in enumerate(self.sides):
-            side.layout(pygame.Rect(6 + i * (col_w + 6), top, col_w, bottom - top))
+            side.layout(pygame.Rect(6 + i * (col_w + 6), top, col_w, bottom - top), self.any_why)
         self.rects = {
             "header": pygame.Rect(0, 0, w, HEADER_H),
             "diff": diff,
@@ -354,27 +501,38 @@ class CompareScreen(TimelineScreen):
         self.draw_transport(surface)
         self.manager.draw_ui(surface)
         if not tips and self.rects["diff"].collidepoint(self.mouse):
-            tips = ["A vs B (B's difference in brackets):", *self.differences]
+            tips = ["A vs B (B's difference in brackets):", *self.differences, *self.difference_lines()[1:]]
         draw_tooltip(surface, self.mouse, tips or self.marker_tooltip())
+
+    def difference_lines(self) -> list[str]:
+        """What the differences line says: when the runs part, then which actions differ."""
+        when = (
+            "the runs never differ" if self.divergence is None else f"differ from t = {num(self.divergence)}"
+        )
+        out = [f"A vs B: {when};  " + ";  ".join(self.differences)]
+        if self.first_actions:
+            t = self.first_actions[0].time
+            at = f" (t = {num(t)})" if t is not None else " (after both runs stopped)"
+            out.append(f"First different action{at}: " + ";  ".join(d.text() for d in self.first_actions))
+        return out
 
     def _draw_differences(self, surface: pygame.Surface) -> None:
         rect = self.rects["diff"]
         pygame.draw.rect(surface, P.PANEL, rect, border_radius=4)
-        line = pygame.Rect(rect.x, rect.y, rect.w, DIFF_H)
-        when = (
-            "the runs never differ" if self.divergence is None else f"differ from t = {num(self.divergence)}"
-        )
-        text = f"A vs B: {when};  " + ";  ".join(self.differences)
-        blit_text(
-            surface,
-            ellipsize(text, line.w - 16, 16),
-            (line.x + 8, line.centery),
-            16,
-            P.TEXT,
-            anchor="midleft",
-        )
+        for i, text in enumerate(self.difference_lines()):
+            line = pygame.Rect(rect.x, rect.y + i * DIFF_H, rect.w, DIFF_H)
+            colour = P.TEXT if i == 0 else (235, 200, 225)
+            blit_text(
+                surface,
+                ellipsize(text, line.w - 16, 16),
+                (line.x + 8, line.centery),
+                16,
+                colour,
+                bold=i == 1,
+                anchor="midleft",
+            )
         if self.rules_warning:
-            warn = pygame.Rect(rect.x, rect.y + DIFF_H, rect.w, DIFF_H)
+            warn = pygame.Rect(rect.x, rect.bottom - DIFF_H, rect.w, DIFF_H)
             pygame.draw.rect(surface, (96, 64, 10), warn, border_radius=4)
             blit_text(
                 surface,

@@ -10,7 +10,6 @@ action, hover the kitchen, the Gantt chart or a marker for details.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,11 +18,12 @@ import pygame
 import pygame_gui
 
 from game.engine import ActionSpan, parse_plan
-from game.engine.diagnosis import explain
+from game.engine.diagnosis import SAME_INSTANT_RULE
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
 from game.ui import speed_keys
+from game.ui.clock import Clock, clock_text
 from game.ui.planner_job import warm_bound
 from game.ui.render import palette as P
 from game.ui.render.gantt import Gantt, action_text, span_lines, track_lines
@@ -39,7 +39,6 @@ from game.ui.render.panels import (
     draw_help,
     draw_scrub,
     draw_tooltip,
-    draw_why_box,
     error_highlight,
     marker_at,
     num,
@@ -48,50 +47,24 @@ from game.ui.render.panels import (
 )
 from game.ui.render.text import blit_text, ellipsize, fit_size, font
 from game.ui.render.timeline_index import with_index
+from game.ui.render.why_panel import WhyPanel, error_of, run_diagnosis
 
 THEME = str(Path(__file__).resolve().parents[1] / "theme.json")
-SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
-DEFAULT_SPEED = 2.0
-UNITS_PER_SECOND = 1.0  # at 1x the kitchen clock runs one time unit per second
 HEADER_H = 44
 TRANSPORT_H = 92
 
 
-class Transport:
-    """The viewer's clock: current time, play/pause, speed, event stepping. No pygame."""
-
-    def __init__(self, end: float, events: Iterable[float], speed: float = DEFAULT_SPEED):
-        self.end = float(end)
-        self.events = sorted({0.0, self.end, *(float(e) for e in events)})
-        self.t = 0.0
-        self.playing = False
-        self.speed_index = SPEEDS.index(speed) if speed in SPEEDS else SPEEDS.index(DEFAULT_SPEED)
-
-    @property
-    def speed(self) -> float:
-        return SPEEDS[self.speed_index]
+class Transport(Clock):
+    """The viewer's clock: the play window's own (game.ui.clock), with the viewer's verbs."""
 
     def update(self, dt: float) -> None:
-        if self.playing:
-            self.t = min(self.end, self.t + dt * self.speed * UNITS_PER_SECOND)
-            if self.t >= self.end:
-                self.playing = False
-
-    def seek(self, t: float) -> None:
-        self.t = min(self.end, max(0.0, float(t)))
-
-    def toggle(self) -> None:
-        if not self.playing and self.t >= self.end:
-            self.t = 0.0
-        self.playing = not self.playing
+        self.advance(dt)
 
     def next_event(self) -> None:
-        i = bisect_right(self.events, self.t + 1e-9)
-        self.seek(self.events[min(i, len(self.events) - 1)])
+        self.step_event(None, 1)
 
     def prev_event(self) -> None:
-        i = bisect_left(self.events, self.t - 1e-9)
-        self.seek(self.events[max(0, i - 1)])
+        self.step_event(None, -1)
 
     def home(self) -> None:
         self.seek(0.0)
@@ -100,10 +73,10 @@ class Transport:
         self.seek(self.end)
 
     def faster(self) -> None:
-        self.speed_index = min(len(SPEEDS) - 1, self.speed_index + 1)
+        self.change_speed(1)
 
     def slower(self) -> None:
-        self.speed_index = max(0, self.speed_index - 1)
+        self.change_speed(-1)
 
 
 def error_time(result: dict[str, Any]) -> float | None:
@@ -122,24 +95,47 @@ def source_text(replay: Replay) -> str:
     return ", ".join(parts)
 
 
-HELP_ROWS = [
-    ("Space", "play / pause"),
-    ("Left / Right", "previous / next event"),
-    ("Home / End", "start / end of the run"),
-    (speed_keys.HELP[0], speed_keys.HELP[1] + " (0.25x to 16x)"),
-    ("E", "jump to the error"),
-    ("C", "jump to the cause of the error"),
-    ("scrub bar", "click or drag to seek; hover a mark for what it is"),
-    ("Gantt: wheel", "zoom around the mouse (Shift+wheel pans)"),
-    ("Gantt: drag", "pan a zoomed chart; click a bar to go to that action"),
-    ("0", "fit the whole run in the Gantt chart"),
-    ("H / S", "tracks: what each agent held / what sat on each station"),
-    ("L", "side panel: event log or action queues"),
-    ("event log", "click a row to go there; filter by agent, station, moves"),
-    ("queues", "click a row to go to that action; the wheel scrolls"),
-    ("P", "edit this plan in the play window (a copy)"),
-    ("F1 or ?", "this help"),
-    ("Escape", "close help, or go back"),
+HELP_SECTIONS = [
+    (
+        "Time",
+        [
+            ("Space", "play / pause"),
+            ("Left / Right", "previous / next event"),
+            ("Home / End", "start / end of the run"),
+            (speed_keys.HELP[0], speed_keys.HELP[1] + " (0.25x to 16x)"),
+            ("scrub bar", "click or drag to seek; hover a mark for what it is"),
+            ("same instant", SAME_INSTANT_RULE),
+        ],
+    ),
+    (
+        "Why it failed",
+        [
+            ("E", "jump to the error"),
+            ("C", "jump to the likeliest cause of the error"),
+            ("Go to", "a button of the why box: jump to that cause (the first is the likeliest)"),
+        ],
+    ),
+    (
+        "Chart and panels",
+        [
+            ("Gantt: wheel", "zoom around the mouse (Shift+wheel pans)"),
+            ("Gantt: drag", "pan a zoomed chart; click a bar to go to that action"),
+            ("0", "fit the whole run in the Gantt chart"),
+            ("H / S", "tracks: what each agent held / what sat on each station"),
+            ("L", "side panel: why it failed, event log or action queues"),
+            ("event log", "click a row to go there; filter by agent, station, moves"),
+            ("queues", "click a row to go to that action; the wheel scrolls"),
+        ],
+    ),
+    (
+        "Window",
+        [
+            ("P", "edit this plan in the play window (a copy)"),
+            ("hover", "an agent, a tile, a bar or a mark: what is there"),
+            ("F1 or ?", "this help"),
+            ("Escape", "close help, or go back"),
+        ],
+    ),
 ]
 
 
@@ -147,7 +143,8 @@ class TimelineScreen:
     """What the replay and compare views share: the clock, transport buttons, keys, scrub bar,
     the help overlay, and drawing only when something changed."""
 
-    HELP = HELP_ROWS
+    HELP = HELP_SECTIONS
+    HELP_TITLE = "Replay viewer: controls"
 
     def __init__(
         self,
@@ -372,7 +369,7 @@ class TimelineScreen:
         self.frames_drawn += 1
         self.render(surface)
         if self.show_help:
-            draw_help(surface, "Replay viewer: controls", self.HELP)
+            draw_help(surface, self.HELP_TITLE, self.HELP)
 
     def render(self, surface: pygame.Surface) -> None:
         raise NotImplementedError
@@ -385,7 +382,7 @@ class TimelineScreen:
         blit_text(
             surface, f"{tr.speed:g}x", self.rects["speed"].center, 20, P.TEXT, bold=True, anchor="center"
         )
-        clock = f"t = {tr.t:.1f} / {num(tr.end)}"
+        clock = clock_text(tr.t, tr.end)
         size = fit_size(clock, self.rects["clock"].w, 24, 14)
         blit_text(surface, clock, self.rects["clock"].midleft, size, P.TEXT, bold=True, anchor="midleft")
 
@@ -394,7 +391,8 @@ class TimelineScreen:
         return [m.label] if m else []
 
 
-SIDE_TABS = ("events", "queues")
+SIDE_TABS = ("why", "events", "queues")  # "why" only for a run with a diagnosis
+TAB_LABELS = {"why": "Why it failed", "events": "Event log", "queues": "Action queues"}
 
 
 class ReplayScreen(TimelineScreen):
@@ -410,9 +408,11 @@ class ReplayScreen(TimelineScreen):
         err = error_time(result)
         detail = result.get("error_detail")
         self.story = narrate(level, tl, replay.rules, detail)
-        self.diagnosis = explain(level, self.story, detail, tl) if result.get("error") and detail else None
+        self.diagnosis = run_diagnosis(replay, self.story)
+        self.why = WhyPanel(self.diagnosis, error=error_of(replay))
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
+        self.gantt.marks = cause_marks(self.diagnosis)
         recorded = _recorded_bound(replay)
         # not recorded: worked out in the background and shown when ready (a fraction of a second)
         self.bound_job = None if recorded else warm_bound(replay.level, replay.rules)
@@ -420,22 +420,14 @@ class ReplayScreen(TimelineScreen):
         self.metrics = MetricsPanel({**result, "lower_bound": recorded}, agents, bound_pending=pending)
         self.queues = QueuePanel(replay.plan, tl, agents, detail)
         self.log = EventLog(self.story, agents, stations)
-        self.tab = "events"
-        self.why_button: pygame.Rect | None = None
+        self.tabs = SIDE_TABS if self.diagnosis is not None else SIDE_TABS[1:]
+        self.tab = self.tabs[0]
         talk = replay_messages(replay.source)
         self.messages = MessagePanel(talk, agents) if talk else None
         super().__init__(tl.end, tl.times, run_markers(result) + self._cause_markers(), err, back)
 
     def _cause_markers(self) -> list[Marker]:
-        if self.diagnosis is None or self.diagnosis.jump is None:
-            return []
-        return [
-            Marker(
-                self.diagnosis.jump,
-                P.COOKING,
-                f"cause at t = {num(self.diagnosis.jump)}: {self.diagnosis.causes[0].text}",
-            )
-        ]
+        return cause_markers(self.diagnosis)
 
     @classmethod
     def from_file(cls, path: str | Path, back: Any = None) -> ReplayScreen:
@@ -521,8 +513,7 @@ class ReplayScreen(TimelineScreen):
 
     def command(self, name: str) -> None:
         if name == "cause" and self.diagnosis is not None and self.diagnosis.jump is not None:
-            self.transport.playing = False
-            self.seek(self.diagnosis.jump)
+            self.go_to(self.diagnosis.jump)
         elif name == "fit":
             self.gantt.reset_view()
         elif name in ("held", "stations"):
@@ -530,7 +521,7 @@ class ReplayScreen(TimelineScreen):
             setattr(self.gantt, attr, not getattr(self.gantt, attr))
             self.resize(self.size)
         elif name == "tab":
-            self.tab = SIDE_TABS[(SIDE_TABS.index(self.tab) + 1) % len(SIDE_TABS)]
+            self.tab = self.tabs[(self.tabs.index(self.tab) + 1) % len(self.tabs)]
         elif name == "edit":
             self._next = edit_screen(self.replay, self.label, back=self, t=self.transport.t, size=self.size)
         else:
@@ -544,7 +535,9 @@ class ReplayScreen(TimelineScreen):
             return False
         panel = self.rects["panel"]
         if event.type == pygame.MOUSEWHEEL and panel.collidepoint(self.mouse):
-            if self.tab == "events":
+            if self.tab == "why":
+                self.why.scroll_by(panel, -3 * event.y)
+            elif self.tab == "events":
                 self.log.scroll_by(panel, -3 * event.y, self.transport.t)
             else:
                 self.queues.scroll_by(panel, self.mouse, -3 * event.y, self.transport.t)
@@ -558,8 +551,9 @@ class ReplayScreen(TimelineScreen):
             if rect.collidepoint(pos):
                 self.command(name)
                 return True
-        if self.why_button is not None and self.why_button.collidepoint(pos):
-            self.command("cause")
+        cause = self.why.button_at(pos) if self.tab == "why" else None
+        if cause is not None:
+            self.go_to(cause.time)
             return True
         for name, rect in self._tab_rects().items():
             if rect.collidepoint(pos):
@@ -569,6 +563,8 @@ class ReplayScreen(TimelineScreen):
         if not panel.collidepoint(pos):
             return False
         t = self.transport.t
+        if self.tab == "why":
+            return True
         if self.tab == "events":
             when = self.log.click(panel, pos, t)
             if when is not None:
@@ -581,6 +577,11 @@ class ReplayScreen(TimelineScreen):
                 self.transport.seek(start)
                 self.gantt.follow(start)
         return True
+
+    def go_to(self, t: float) -> None:
+        """A Go-to button or key: stop and show that moment."""
+        self.transport.playing = False
+        self.seek(t)
 
     def on_seek(self) -> None:
         self.log.follow()
@@ -606,7 +607,7 @@ class ReplayScreen(TimelineScreen):
             self.resize(self.size)  # no bound after all: its line goes
 
     def draw_key(self) -> Any:
-        return (super().draw_key(), self.gantt.view, self.tab)
+        return (super().draw_key(), self.gantt.view, self.tab, self.why.offset)
 
     # -- drawing -----------------------------------------------------------------------------
     def render(self, surface: pygame.Surface) -> None:
@@ -681,29 +682,32 @@ class ReplayScreen(TimelineScreen):
         tabs = self.rects.get("tabs")
         if tabs is None:
             return {}
-        w = (tabs.w - 6) // 2
+        n = len(self.tabs)
+        w = (tabs.w - 6 * (n - 1)) // n
         return {
-            "events": pygame.Rect(tabs.x, tabs.y, w, tabs.h),
-            "queues": pygame.Rect(tabs.x + w + 6, tabs.y, w, tabs.h),
+            name: pygame.Rect(tabs.x + i * (w + 6), tabs.y, w, tabs.h) for i, name in enumerate(self.tabs)
         }
+
+    def _tab_label(self, name: str, width: int) -> str:
+        label = TAB_LABELS[name]
+        if name == "events":
+            label += f" ({len(self.story.events)})"
+        elif name == "why":
+            label += f" ({len(self.why.causes)})"
+        hinted = label + (" (L)" if name != self.tab else "")
+        return hinted if font(15, True).size(hinted)[0] <= width - 8 else label
 
     def _draw_side(self, surface: pygame.Surface, t: float) -> None:
         pygame.draw.rect(surface, P.PANEL, self.rects["side"])
         self.metrics.draw(surface, self.rects["metrics"])
         rest = self.rects["below_metrics"]
-        used = draw_error_box(surface, rest, self.replay.result)
+        # the why tab opens with the error itself, in the summary: no second error box above it
+        used = 0 if self.tab == "why" else draw_error_box(surface, rest, self.replay.result)
         y = rest.y + used + (6 if used else 0)
-        why_h, self.why_button = draw_why_box(
-            surface, pygame.Rect(rest.x, y, rest.w, rest.bottom - y - 80), self.diagnosis
-        )
-        y += why_h + (6 if why_h else 0)
         tabs = pygame.Rect(rest.x, y, rest.w, 24)
         self.rects["tabs"] = tabs
-        labels = {"events": f"Event log ({len(self.story.events)})", "queues": "Action queues"}
         for name, rect in self._tab_rects().items():
-            draw_chip(
-                surface, rect, labels[name] + (" (L)" if name != self.tab else ""), name == self.tab, 15
-            )
+            draw_chip(surface, rect, self._tab_label(name, rect.w), name == self.tab, 15)
         panel = pygame.Rect(rest.x, tabs.bottom + 4, rest.w, rest.bottom - tabs.bottom - 4)
         if self.messages is not None and panel.h > 120:  # a talking run: its messages below
             talk = pygame.Rect(panel.x, panel.bottom - panel.h * 2 // 5, panel.w, panel.h * 2 // 5)
@@ -712,7 +716,9 @@ class ReplayScreen(TimelineScreen):
             self.rects["messages"] = talk
         self.rects["panel"] = panel
         if panel.h > 30:
-            if self.tab == "events":
+            if self.tab == "why":
+                self.why.draw(surface, panel)
+            elif self.tab == "events":
                 self.log.draw(surface, panel, t)
             else:
                 self.queues.draw(surface, panel, t)
@@ -733,7 +739,7 @@ class ReplayScreen(TimelineScreen):
                 return agent_lines(self.replay.timeline, state, agent, t)
             pos = self.renderer.tile_at_pixel(self.rects["kitchen"], self.mouse)
             if pos is not None:
-                return describe_tile(self.replay.level, state, pos, t)
+                return tile_lines(self.replay, state, pos, t)
         if self.tab == "events":
             tips = self.log.tooltip(self.rects["panel"], self.mouse, t)
             if tips:
@@ -742,18 +748,58 @@ class ReplayScreen(TimelineScreen):
 
 
 def agent_lines(timeline: Any, state: dict, agent: str, t: float) -> list[str]:
-    """Tooltip for an agent, walking or not: where, doing what, holding what."""
+    """Tooltip for an agent, walking or not: where, doing what, holding what. An agent whose
+    action the run's stop cut short is where its walk had got to, on its way somewhere."""
     x, y = timeline.position_at(agent, t)
     held = (state.get("agents", {}).get(agent) or {}).get("held")
     lines = [f"{agent} at ({num(x)}, {num(y)}), holding {item_words(held)}"]
     span = timeline.span_at(agent, t)
-    if span is not None:
+    if span is not None and span.status == "cut" and t >= span.end:
+        lines.append(stopped_words(span))
+    elif span is not None:
         lines.append(
             f"action {span.index}: {action_text(span.action)}, t = {num(span.start)} to {num(span.end)}"
         )
     else:
         lines.append("idle")
     return lines
+
+
+def tile_lines(replay: Replay, state: dict, pos: tuple[int, int], t: float) -> list[str]:
+    """A tile's tooltip with the agents where they are drawn, cooking as an Interact finds it."""
+    tl = replay.timeline
+    where = {a: tl.position_at(a, t) for a in state.get("agents", {})}
+    return describe_tile(replay.level, state, pos, t, where, replay.rules)
+
+
+def stopped_words(span: ActionSpan) -> str:
+    """'on its way to (3, 1), stopped at t = 53: the run ended before its action 16 (MoveTo
+    (3, 1)) completed'."""
+    what = f"its action {span.index} ({action_text(span.action)})"
+    target = span.action.get("target")
+    if span.action.get("action") == "MoveTo" and isinstance(target, list) and len(target) == 2:
+        head = f"on its way to ({num(target[0])}, {num(target[1])}), stopped at t = {num(span.end)}"
+    else:
+        head = f"stopped at t = {num(span.end)} in the middle of {what}"
+        what = "it"
+    return f"{head}: the run ended before {what} completed"
+
+
+def cause_markers(diagnosis: Any, row: int = 0, tag: str = "") -> list[Marker]:
+    """A scrub-bar mark per cause of a failed run: the likeliest in orange, the others paler."""
+    if diagnosis is None:
+        return []
+    out = []
+    for i, c in enumerate(diagnosis.causes):
+        which = "likeliest cause" if i == 0 else f"cause {i + 1}"
+        colour = P.COOKING if i == 0 else (200, 170, 120)
+        out.append(Marker(c.time, colour, f"{tag}{which} at t = {num(c.time)}: {c.text}", row))
+    return out[::-1]  # the likeliest drawn last, on top
+
+
+def cause_marks(diagnosis: Any) -> list[tuple[float, tuple[int, int, int]]]:
+    """The Gantt chart's marks for a failed run's causes (the same colours as the scrub bar's)."""
+    return [(m.time, m.colour) for m in cause_markers(diagnosis)[::-1]]
 
 
 def _changing(timeline: Any, stations: Sequence[str]) -> list[str]:
