@@ -35,6 +35,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="summarise across participants (each label one participant): mean, best, spread",
     )
     p.add_argument("--plot", metavar="OUT.png", help="also draw bar charts (needs matplotlib)")
+    p.add_argument(
+        "--html",
+        metavar="OUT_DIR",
+        help="also write OUT_DIR/index.html: every run, linking its replay's page",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -55,6 +60,11 @@ def run(args: argparse.Namespace) -> int:
         print("error: no results found", file=sys.stderr)
         return 2
     runs = _deduped(runs, args.dedupe)
+    if args.html:
+        from game.html.site import report_site
+
+        if report_site(runs, Path(args.html)):
+            return 2
     if args.study:
         from game.report.study import SUMMARY_FORMATS, study_summary
 
