@@ -1,0 +1,324 @@
+"""The HTML replay page in a real headless Chromium: it loads offline, seeks, follows its address,
+filters, jumps to causes, compares two runs, says what Python's narration and diagnosis say, keeps
+hostile text as text; the index of a run folder lists every result."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from test_render import make_replay, small_level, small_plan
+
+from game.cli import main
+from game.engine import parse_plan, simulate
+from game.engine.items import cooking_progress
+from game.engine.narration import narrate
+from game.html import export_html
+from game.html.page import embedded_json
+from game.replay import ReplayError, load_replay, save_replay
+from game.ui.render.gantt import span_lines
+from game.ui.screens.compare import first_divergence, metric_differences
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason='Playwright is not installed: pip install -e ".[test]"'
+    )
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+class Page:
+    """A page opened from file://, with every request and script error it made."""
+
+    def __init__(self, browser, path: Path, fragment: str = "", size=(1440, 900)):
+        self.page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(path.resolve().as_uri() + fragment)
+        self.page.wait_for_function("document.body.dataset.ready === '1'", timeout=10000)
+
+    def __getattr__(self, name):
+        return getattr(self.page, name)
+
+    def t(self) -> float:
+        return self.page.evaluate("window.paracook.view.t")
+
+    def shot(self, selector: str = "#kitchen0") -> bytes:
+        return self.page.locator(selector).screenshot()
+
+    def texts(self, selector: str) -> list[str]:
+        return self.page.eval_on_selector_all(selector, "els => els.map(e => e.textContent)")
+
+
+@pytest.fixture
+def failed_page(tmp_path):
+    path, replay = make_replay(tmp_path, failed=True)
+    out = tmp_path / "failed.html"
+    export_html([replay], out, [str(path)])
+    return out, replay
+
+
+def test_the_page_loads_offline_without_a_single_network_request(browser, failed_page):
+    out, _ = failed_page
+    page = Page(browser, out)
+    assert page.errors == []
+    assert all(u.startswith(("file://", "data:")) for u in page.requests), page.requests
+    assert page.requests[0] == out.resolve().as_uri()
+    html = out.read_text(encoding="utf-8")
+    assert "http://" not in html and "https://" not in html  # no CDN, nothing to fetch
+    page.close()
+
+
+def test_seeking_by_the_scrub_bar_and_keys_changes_the_clock_the_kitchen_and_the_address(
+    browser, failed_page
+):
+    out, replay = failed_page
+    page = Page(browser, out)
+    assert page.t() == 0 and page.text_content("#clock") == "t = 0 / 10"
+    before = page.shot()
+    box = page.locator("#scrub .track").bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2)
+    assert page.t() == pytest.approx(5, abs=0.1)
+    assert page.shot() != before
+    assert page.evaluate("location.hash").startswith("#t=5")
+    page.keyboard.press("End")
+    assert page.t() == replay.timeline.end == 10 and page.text_content("#clock") == "t = 10 / 10"
+    assert page.evaluate("location.hash") == "#t=10"
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")  # the first event
+    assert page.t() == replay.timeline.times[1]
+    page.keyboard.press("?")
+    assert page.locator("#help").is_visible()
+    page.keyboard.press("Escape")
+    assert not page.locator("#help").is_visible()
+    page.close()
+
+
+def test_the_fragment_opens_a_moment_and_an_agent(browser, failed_page):
+    out, _ = failed_page
+    plain = Page(browser, out, "#t=6")
+    assert plain.t() == 6 and plain.text_content("#clock") == "t = 6 / 10"
+    picture = plain.shot()
+    start = Page(browser, out)
+    assert start.shot() != picture  # the fragment moved the kitchen
+    agent = Page(browser, out, "#t=6&agent=agent2")
+    assert agent.t() == 6 and agent.eval_on_selector("#agent-filter", "e => e.value") == "agent2"
+    assert agent.shot() != picture  # agent2 is ringed
+    shown = agent.eval_on_selector_all("#rows div:not(.hidden)", "els => els.map(e => e.textContent)")
+    assert shown and all("agent2" in line for line in shown)
+    cause = Page(browser, out, "#cause")
+    assert cause.t() == 6  # the diagnosis's first cause
+    for p in (plain, start, agent, cause):
+        p.close()
+
+
+def test_a_filter_shows_only_that_stations_events_and_python_counts_the_same(browser, failed_page):
+    out, replay = failed_page
+    page = Page(browser, out)
+    story = narrate(replay.level, replay.timeline, replay.rules, replay.result["error_detail"])
+    all_rows = len(page.texts("#rows div:not(.hidden)"))
+    page.select_option("#station-filter", "chopping_board1")
+    shown = page.texts("#rows div:not(.hidden)")
+    expected = [e.sentence() for e in story.filtered(station="chopping_board1") if e.kind != "move"]
+    assert shown == expected and len(shown) < all_rows
+    page.close()
+
+
+def test_go_to_cause_seeks_and_draws_what_the_link_to_that_moment_draws(browser, failed_page):
+    out, replay = failed_page
+    page = Page(browser, out, "#t=10")
+    cause_t = replay.result["diagnosis"]["causes"][0]["t"]
+    end_picture = page.shot()
+    page.click("#why0 button.goto")
+    assert page.t() == cause_t and page.evaluate("location.hash") == f"#t={cause_t}"
+    moved = page.shot()
+    assert moved != end_picture
+    direct = Page(browser, out, f"#t={cause_t}")
+    assert direct.shot() == moved
+    assert page.locator("#rows .current").text_content().startswith(f"t = {cause_t} ")
+    page.close()
+    direct.close()
+
+
+def test_the_pages_sentences_are_pythons(browser, failed_page):
+    out, replay = failed_page
+    page = Page(browser, out)
+    page.check("#moves")
+    story = narrate(replay.level, replay.timeline, replay.rules, replay.result["error_detail"])
+    assert page.texts("#rows div") == [e.sentence() for e in story.events]
+    diagnosis = replay.result["diagnosis"]
+    assert page.text_content("#why0 .summary") == diagnosis["summary"]
+    causes = [
+        t.removeprefix("Why: ")
+        for t in page.eval_on_selector_all("#why0 .cause", "els => els.map(e => e.firstChild.textContent)")
+    ]
+    assert causes == [c["text"] for c in diagnosis["causes"]]
+    # the Gantt's hover text: the viewer's span_lines for the same bar
+    for i, span in enumerate(replay.timeline.spans):
+        if span.status == "rejected":
+            continue
+        x, y = page.evaluate(f"window.paracook.spanPoint(0, {i})")
+        page.mouse.move(x, y)
+        assert page.text_content("#tip") == "\n".join(span_lines(span, story)), span
+    page.close()
+
+
+def test_positions_and_cooking_follow_the_engine_between_events(browser, tmp_path):
+    path, replay = make_replay(tmp_path)
+    out = tmp_path / "ok.html"
+    export_html([replay], out, [str(path)])
+    page = Page(browser, out)
+    tl = replay.timeline
+    agents = list(replay.level.agent_names)
+    for k in range(0, int(tl.end * 4) + 1):
+        t = k / 4
+        got = page.evaluate(
+            f"[0, 1].map(a => window.paracook.positionAt(window.paracook.runs[0], a, {t}, window.paracook.frameAt(window.paracook.runs[0], {t})))"
+        )
+        assert got == [list(tl.position_at(a, t)) for a in agents], t
+        item = tl.state_at(t)["stations"]["stove1"]
+        if item and item.get("required"):
+            done, required = cooking_progress(item, t, True)
+            frac = page.evaluate(
+                f"(() => {{ const r = window.paracook.runs[0];"
+                f" const k = r.stations.findIndex(s => s[0] === 'stove1');"
+                f" const ref = r.st[window.paracook.frameAt(r, {t})][k];"
+                f" return window.paracook.cookFraction(r.items[ref][1], {t}, true); }})()"
+            )
+            assert frac == pytest.approx(done / required), t
+    page.close()
+
+
+def test_hostile_text_stays_text(browser, tmp_path):
+    level = small_level().replace(
+        title='<script>window.pwned = 1</script><img src=x onerror="window.pwned=2">'
+    )
+    plan = parse_plan(small_plan(), level.agent_names)
+    message = "</script><script>window.pwned = 3</script>\u2028&amp;"
+    source = {
+        "kind": "llm",
+        "messages": [{"time": 1, "round": 1, "sender": "agent1", "receivers": ["agent2"], "text": message}],
+    }
+    path = save_replay(tmp_path / "evil.json", level, plan, simulate(level, plan), source)
+    out = tmp_path / "evil.html"
+    export_html([load_replay(path)], out, [str(path)])
+    html = out.read_text(encoding="utf-8")
+    assert "<script>window" not in html and "</script><script>" not in html and "\u2028" not in html
+    page = Page(browser, out, "#t=5")
+    assert page.evaluate("window.pwned") is None and page.errors == []
+    assert page.text_content("h1") == level.title
+    assert page.texts("#messages .msg div:last-child") == [f'"{message}"']
+    page.close()
+
+
+def test_embedded_json_escapes_what_could_end_the_script_element():
+    text = embedded_json({"a": "</script><!-- & \u2028\u2029 >"})
+    assert not set("<>&\u2028\u2029") & set(text)
+    assert json.loads(text) == {"a": "</script><!-- & \u2028\u2029 >"}
+
+
+def test_two_runs_side_by_side_jump_to_their_first_divergence(browser, tmp_path):
+    a_path, a = make_replay(tmp_path, failed=True)
+    b_path, b = make_replay(tmp_path)
+    out = tmp_path / "both.html"
+    assert main(["export", str(a_path), str(b_path), str(out)]) == 0
+    page = Page(browser, out)
+    agents = list(a.level.agent_names)
+    diverge = first_divergence(a.timeline, b.timeline, agents)
+    assert diverge is not None and page.locator("#kitchen1").is_visible()
+    assert page.texts("#differences div") == metric_differences(a.result, b.result, agents)
+    assert page.locator("#scrub .m-diverge").count() == 1
+    before = (page.shot("#kitchen0"), page.shot("#kitchen1"))
+    page.click("#godiverge")
+    assert page.t() == diverge
+    after = (page.shot("#kitchen0"), page.shot("#kitchen1"))
+    assert after[0] != before[0] and after[1] != before[1]
+    page.keyboard.press("End")
+    assert page.t() == max(a.timeline.end, b.timeline.end)
+    page.close()
+
+
+def test_export_refuses_a_hostile_replay_with_the_viewers_message(tmp_path, capsys):
+    path, _ = make_replay(tmp_path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["level"]["title"] = "<script>alert(1)</script>"  # edited after saving: the checksum fails
+    bad = tmp_path / "edited.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    truncated = tmp_path / "cut.json"
+    truncated.write_bytes(path.read_bytes()[:500])
+    for broken in (bad, truncated):
+        with pytest.raises(ReplayError) as viewer:
+            load_replay(broken)
+        out = tmp_path / f"{broken.stem}.html"
+        assert main(["export", str(broken), str(out)]) == 2
+        assert capsys.readouterr().err.strip() == f"error: {viewer.value}"
+        assert not out.exists()
+
+
+@pytest.fixture(scope="module")
+def tutorial_runs(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("runs") / "tutorial"
+    assert (
+        main(["solve", "--suite", "tutorial", "--out", str(folder), "--time-limit", "0.2", "--no-progress"])
+        == 0
+    )
+    return folder
+
+
+def test_the_index_of_a_run_folder_links_every_tasks_page(browser, tutorial_runs, tmp_path, capsys):
+    site = tmp_path / "site"
+    assert main(["report", str(tutorial_runs), "--by", "level", "--html", str(site)]) == 0
+    results = sorted((tutorial_runs / "results").glob("*.json"))
+    assert len(results) >= 5
+    page = Page(browser, site / "index.html")
+    links = page.eval_on_selector_all("#runs a", "els => els.map(a => a.getAttribute('href'))")
+    assert len(links) == len(results) == page.locator("#runs tbody tr").count()
+    tasks = page.eval_on_selector_all("#runs a", "els => els.map(a => a.textContent)")
+    assert sorted(tasks) == sorted(json.loads(r.read_text())["task"]["id"] for r in results)
+    for link in links:
+        assert (site / link).is_file()
+    page.click("#runs a >> nth=0")
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    assert page.locator("#kitchen0").is_visible() and page.errors == []
+    page.close()
+
+
+def test_the_index_filters_by_outcome_and_error_kind(browser, tmp_path, capsys):
+    folder = tmp_path / "loose"
+    make_replay(folder, failed=True)
+    make_replay(folder)
+    shutil.copy(folder / "ok.json", folder / "ok2.json")
+    site = tmp_path / "site"
+    assert main(["report", str(folder), "--dedupe", "all", "--html", str(site)]) == 0
+    page = Page(browser, site / "index.html")
+    assert page.locator("#runs tbody tr").count() == 3
+    page.select_option("#filter-outcome", "failed")
+    rows = page.texts("#runs tbody tr")
+    assert len(rows) == 1 and "process_failed" in rows[0]
+    assert page.text_content("#count") == "1 of 3 runs"
+    page.select_option("#filter-outcome", "")
+    page.click("th[data-key=oct]")
+    octs = page.eval_on_selector_all("#runs tbody tr td:nth-child(8)", "els => els.map(e => +e.textContent)")
+    assert octs == sorted(octs) and octs[0] == 10
+    page.close()
