@@ -322,3 +322,31 @@ def test_the_index_filters_by_outcome_and_error_kind(browser, tmp_path, capsys):
     octs = page.eval_on_selector_all("#runs tbody tr td:nth-child(8)", "els => els.map(e => +e.textContent)")
     assert octs == sorted(octs) and octs[0] == 10
     page.close()
+
+
+def test_the_viewers_why_box_and_the_pages_say_the_same(browser, tmp_path):
+    """A same-instant conflict is only named once the plan is run again: the viewer and the page
+    both show the run's own diagnosis, worked out with its plan."""
+    import pygame
+    from diagnosis_corpus import build, load_cases
+
+    from game.ui.screens.replay import ReplayScreen
+
+    case = next(c for c in load_cases() if c.id == "chef_and_prep_arrive_together")
+    level, plan = build(case)
+    path = save_replay(
+        tmp_path / "clash.json", level, parse_plan(plan, level.agent_names), simulate(level, plan)
+    )
+    replay = load_replay(path)
+    assert [c["kind"] for c in replay.result["diagnosis"]["causes"]][0] == "same_instant"
+    pygame.init()
+    pygame.display.set_mode((1440, 900))
+    viewer = ReplayScreen(replay)
+    out = tmp_path / "clash.html"
+    export_html([replay], out, [str(path)])
+    page = Page(browser, out, "#cause")
+    need = page.text_content("#why0 .summary + div")
+    causes = page.eval_on_selector_all("#why0 .cause", "els => els.map(e => e.firstChild.textContent)")
+    assert [need, *(c.removeprefix("Why: ") for c in causes)] == viewer.diagnosis.lines()
+    assert page.t() == viewer.diagnosis.jump
+    page.close()

@@ -19,7 +19,7 @@ import pygame
 import pygame_gui
 
 from game.engine import ActionSpan, parse_plan
-from game.engine.diagnosis import explain
+from game.engine.diagnosis import Diagnosis
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
@@ -409,7 +409,11 @@ class ReplayScreen(TimelineScreen):
         err = error_time(result)
         detail = result.get("error_detail")
         self.story = narrate(level, tl, replay.rules, detail)
-        self.diagnosis = explain(level, self.story, detail, tl) if result.get("error") and detail else None
+        # the run's own diagnosis (worked out with its plan when the replay was opened), as every view shows it
+        stored = result.get("diagnosis")
+        self.diagnosis = (
+            Diagnosis.from_dict(stored) if result.get("error") and isinstance(stored, dict) else None
+        )
         stations = [s.name for s in level.stations]
         self.gantt = Gantt(tl, agents, stop=err, story=self.story, stations=_changing(tl, stations))
         recorded = _recorded_bound(replay)
