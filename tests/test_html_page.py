@@ -297,7 +297,7 @@ def test_the_index_of_a_run_folder_links_every_tasks_page(browser, tutorial_runs
     tasks = page.eval_on_selector_all("#runs a", "els => els.map(a => a.textContent)")
     assert sorted(tasks) == sorted(json.loads(r.read_text())["task"]["id"] for r in results)
     for link in links:
-        assert (site / link).is_file()
+        assert (site / link).is_file()  # every tutorial run was served: no #cause
     page.click("#runs a >> nth=0")
     page.wait_for_function("document.body.dataset.ready === '1'")
     assert page.locator("#kitchen0").is_visible() and page.errors == []
@@ -317,6 +317,11 @@ def test_the_index_filters_by_outcome_and_error_kind(browser, tmp_path, capsys):
     rows = page.texts("#runs tbody tr")
     assert len(rows) == 1 and "process_failed" in rows[0]
     assert page.text_content("#count") == "1 of 3 runs"
+    page.click("#runs a")  # a failed run's page opens at its likeliest cause
+    page.wait_for_function("document.body.dataset.ready === '1'")
+    assert page.evaluate("window.paracook.view.t") == 6
+    page.go_back()
+    page.wait_for_function("document.body.dataset.ready === '1'")
     page.select_option("#filter-outcome", "")
     page.click("th[data-key=oct]")
     octs = page.eval_on_selector_all("#runs tbody tr td:nth-child(8)", "els => els.map(e => +e.textContent)")
@@ -350,3 +355,12 @@ def test_the_viewers_why_box_and_the_pages_say_the_same(browser, tmp_path):
     assert [need, *(c.removeprefix("Why: ") for c in causes)] == viewer.diagnosis.lines()
     assert page.t() == viewer.diagnosis.jump
     page.close()
+
+
+def test_an_unwritable_page_is_refused_with_a_message(tmp_path, capsys):
+    path, _ = make_replay(tmp_path)
+    blocker = tmp_path / "not_a_folder"
+    blocker.write_text("x")
+    assert main(["export", str(path), str(blocker / "run.html")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {blocker / 'run.html'}: cannot write the page")

@@ -100,8 +100,10 @@ def write_index(runs: Sequence[Any], out_dir: str | Path, title: str = "") -> tu
                 replay = load_replay(replay_path)
                 name = f"runs/{k + 1:04d}-{_slug(str(run.task.get('id', path.stem)))}.html"
                 write_page(out / name, run_data(replay, replay_path.name))
-                row["href"] = name
-                why = (replay.result.get("diagnosis") or {}).get("summary", why)
+                diagnosis = replay.result.get("diagnosis") or {}
+                why = diagnosis.get("summary", why)
+                # a failed or unfinished run opens at its likeliest cause: one click to the why
+                row["href"] = name + ("#cause" if diagnosis.get("causes") else "")
             except ReplayError as e:
                 problems.append(str(e))
                 row["note"] = str(e)
