@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import json
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+import test_llm_decentralized as talk
+from conftest import need_paracook
+from test_llm_runner import result_of
 from test_render import make_replay, small_level, small_plan
 
 from game.cli import main
@@ -21,6 +25,7 @@ from game.replay import ReplayError, load_replay, save_replay
 from game.ui.render.gantt import span_lines
 from game.ui.screens.compare import first_divergence, metric_differences
 
+talk_server = talk.talk_server  # a scripted LLM server on 127.0.0.1, through the real openai client
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless",
@@ -382,3 +387,57 @@ def test_an_unwritable_page_is_refused_with_a_message(tmp_path, capsys):
     assert main(["export", str(path), str(blocker / "run.html")]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: {blocker / 'run.html'}: cannot write the page")
+
+
+def test_a_failed_decentralized_llm_run_is_one_click_from_its_cause(browser, talk_server, tmp_path, capsys):
+    """An LLM run folder (the chef never asks for the pan, so its Interact on table2 fails) as a
+    site: the index says failed, its link opens the page at the cause, with the conversation."""
+    chef = [*talk.chef_script(None), ("reply", talk.say(talk.CHEF_R3)), ("reply", talk.say(talk.CHEF_R3))]
+    talk_server.script("You are agent1.", *chef)
+    talk_server.script("You are agent2.", *talk.server_script())
+    out = tmp_path / "run"
+    # in a thread of its own: Playwright's sync API keeps an event loop running in this one
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(main, talk.talk_args(talk_server, out, [talk.PAN_LEVEL])).result() == 0
+    r = result_of(out, "01_pan_across")
+    replay = load_replay(out / r["replay"])
+    site = tmp_path / "site"
+    assert main(["report", str(out), "--html", str(site)]) == 0
+    page = Page(browser, site / "index.html")
+    (row,) = page.texts("#runs tbody tr")
+    assert "failed" in row and r["error_detail"]["kind"] in row
+    page.click("#runs a")
+    cause = replay.result["diagnosis"]["causes"][0]["t"]
+    assert page.becomes("window.paracook ? window.paracook.view.t : null", lambda t: t == cause)
+    page.wait_ready()
+    assert page.text_content("#why0 .summary") == replay.result["diagnosis"]["summary"]
+    sent = [m for m in r["messages"] if m["time"] <= cause]
+    assert (
+        page.text_content("#messages h3")
+        == f"Messages  {len(sent)} of {len(r['messages'])} sent by t = {cause:g}"
+    )
+    assert page.texts("#messages .msg div:last-child") == [f'"{m["text"]}"' for m in sent]
+    page.keyboard.press("End")  # by the end every message was sent
+    assert page.texts("#messages .msg div:last-child") == [f'"{m["text"]}"' for m in r["messages"]]
+    assert r["messages"] and page.errors == []
+    page.close()
+
+
+def test_a_served_human_run_from_the_paper(browser, tmp_path):
+    """A human plan of the ParaCook data, run and saved as a replay: served, no why box."""
+    from game.report.files import paracook_level_of
+
+    root = need_paracook()
+    result_file = root / "human" / "sashimi" / "seed_126" / "agent_num_2" / "orders_num_2.json"
+    human = json.loads(result_file.read_text(encoding="utf-8"))
+    level = paracook_level_of(result_file, "sashimi/seed_126/agent_num_2/orders_num_2")
+    plan = parse_plan(human["plan"], level.agent_names)
+    result = simulate(level, plan)
+    assert result.done and result.time == human["time"]
+    path = save_replay(tmp_path / "human.json", level, plan, result, {"kind": "human", "player": "ParaCook"})
+    out = tmp_path / "human.html"
+    assert main(["export", str(path), str(out)]) == 0
+    page = Page(browser, out, f"#t={human['time']}")
+    assert page.text_content(".headline").startswith(f"Success: 2/2 orders served, OCT {human['time']}")
+    assert page.locator("#why0").count() == 0 and page.locator("#scrub .m-served").count() == 2
+    page.close()
