@@ -129,6 +129,18 @@ def test_seeking_by_the_scrub_bar_and_keys_changes_the_clock_the_kitchen_and_the
     page.keyboard.press("Home")
     page.keyboard.press("ArrowRight")  # the first event
     assert page.t() == replay.timeline.times[1]
+    # the marks: a served order (none here), the error, the likeliest cause, as the viewer marks them
+    assert page.locator("#scrub .m-error").get_attribute("title") == "error at t = 10"
+    cause = replay.result["diagnosis"]["causes"][0]
+    assert page.locator("#scrub .m-cause").get_attribute("title") == f"cause at t = 6: {cause['text']}"
+    assert page.locator("#scrub .m-served").count() == 0
+    page.keyboard.press("Home")
+    for _ in range(4):
+        page.keyboard.press("ArrowUp")
+    assert page.text_content("#speed") == "16x"
+    page.keyboard.press("Space")  # plays until the end of the run, then stops
+    assert page.becomes("[window.paracook.view.t, window.paracook.view.playing]", lambda v: v == [10, False])
+    assert page.text_content("#play") == "Play"
     page.keyboard.press("?")
     assert page.locator("#help").is_visible()
     page.keyboard.press("Escape")
@@ -159,7 +171,9 @@ def test_a_filter_shows_only_that_stations_events_and_python_counts_the_same(bro
     page = Page(browser, out)
     story = narrate(replay.level, replay.timeline, replay.rules, replay.result["error_detail"])
     all_rows = len(page.texts("#rows div:not(.hidden)"))
+    log_picture = page.shot("#rows")
     page.select_option("#station-filter", "chopping_board1")
+    assert page.shot("#rows") != log_picture
     shown = page.texts("#rows div:not(.hidden)")
     expected = [e.sentence() for e in story.filtered(station="chopping_board1") if e.kind != "move"]
     assert shown == expected and len(shown) < all_rows
