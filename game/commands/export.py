@@ -19,7 +19,10 @@ HELP = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "files", nargs="+", metavar="REPLAY", help="one or two replay JSONs, then OUT.gif, OUT.mp4 or OUT.png"
+        "files",
+        nargs="+",
+        metavar="REPLAY",
+        help="one or two replay JSONs, then OUT.gif, OUT.mp4, OUT.png or OUT.html (a page to open in a browser)",
     )
     p.add_argument("--fps", type=float, default=10, help="video frames per second (default 10)")
     p.add_argument(
@@ -65,6 +68,15 @@ def run(args: argparse.Namespace) -> int:
             why = level_difference(replays[0].level, replays[1].level)
             if why:
                 raise ExportError(f"cannot draw {paths[0]} and {paths[1]} side by side: {why}")
+        if out.lower().endswith(".html"):
+            from game.html import HtmlError, export_html
+
+            try:
+                export_html(replays, out, paths)
+            except HtmlError as e:
+                raise ExportError(str(e)) from None
+            print(f"wrote {out} (open it in a browser)")
+            return 0
         n = export_replays(
             replays,
             out,

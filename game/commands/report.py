@@ -69,6 +69,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="summarise across participants (each label one participant): mean, best, spread",
     )
     p.add_argument("--plot", metavar="OUT.png", help="also draw bar charts (needs matplotlib)")
+    p.add_argument(
+        "--html",
+        metavar="OUT_DIR",
+        help="also write OUT_DIR/index.html: every run, linking its replay's page",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -148,6 +153,11 @@ def _report(
     if not args.pool:
         runs = keep_apart(runs)
     runs = _deduped(runs, args.dedupe)
+    if args.html:
+        from game.html.site import report_site
+
+        if report_site(runs, Path(args.html)):
+            return 2
     if args.failures:
         sys.stdout.write(FAILURE_FORMATS[args.format](failures(runs, prices)))
         return 0
