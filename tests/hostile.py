@@ -23,6 +23,12 @@ LEVEL_TEXT = LEVEL_FILE.read_text(encoding="utf-8")
 PLAN_FILE = ROOT / "tests" / "data" / "tutorial_plans" / "01_first_salad.json"
 SECRET = "sk-hostile-secret-9876543210"
 
+
+def leaked_part(text: str, secret: str = SECRET, n: int = 8) -> str | None:
+    """The first piece of `secret` (n characters or more) found in `text`, or None."""
+    return next((secret[i : i + n] for i in range(len(secret) - n + 1) if secret[i : i + n] in text), None)
+
+
 # -- building blocks ------------------------------------------------------------------------------
 ODD_TEXT = [
     "",
@@ -454,7 +460,9 @@ class HostileLLM:
     `modes` (a list taken in turn; the last repeats). Modes: ok (a good plan), invalid_json (200
     with a body that is not JSON), null_message, no_choices, deep (a reply nested 5,000 deep),
     huge_int (a Wait of 5,000 digits), echo_key (401 echoing the key and Authorization header),
-    trickle (headers, then one byte a second), html (200 text/html)."""
+    trickle (headers, then one byte a second), html (200 text/html), echo_key_deep (500 with the
+    key after 270 characters of error), key_everywhere (200 whose text, station and action names,
+    message, finish reason and usage all carry the key), surrogate (a reply with a lone surrogate)."""
 
     def __init__(self, modes: list[str], good_reply: str = "") -> None:
         self.modes = list(modes)
@@ -507,6 +515,30 @@ class HostileLLM:
             "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
         }
 
+    def keyed(self) -> dict[str, Any]:
+        """A completion planting the key in every field an endpoint controls."""
+        reply = {
+            "actions": [
+                {"action": SECRET},
+                {"action": "Move", "to": SECRET},
+                {"action": "Process", "station": SECRET},
+            ],
+            "messages": [{"to": "all", "text": f"key {SECRET}"}],
+            "agent1": [{"action": "Process", "station": SECRET}, {"action": SECRET}],
+            "agent2": [{"action": "Move", "to": SECRET}],
+            "note": SECRET,
+        }
+        body = self.completion(f"My key is {SECRET}.\n```json\n{json.dumps(reply)}\n```\n{SECRET}")
+        body["choices"][0]["finish_reason"] = SECRET
+        body["usage"] = {
+            "prompt_tokens": SECRET,
+            "completion_tokens": 3,
+            "total_tokens": SECRET,
+            "note": SECRET,
+        }
+        body["model"] = body["id"] = SECRET
+        return body
+
     def answer(self, h: BaseHTTPRequestHandler, mode: str) -> None:
         auth = h.headers.get("Authorization", "")
         bodies: dict[str, tuple[int, str, bytes]] = {
@@ -519,6 +551,9 @@ class HostileLLM:
             "big_int": (200, "application/json", json.dumps(self.completion('{"agent1": [{"action": "Wait", "duration": 1' + "0" * 400 + "}]}")).encode()),
             "echo_key": (401, "application/json", json.dumps({"error": {"message": f"Incorrect API key provided: {SECRET}. You sent Authorization: {auth}", "type": "invalid_request_error"}}).encode()),
             "html": (200, "text/html", b"<html>busy</html>"),
+            "echo_key_deep": (500, "application/json", json.dumps({"error": {"message": "x" * 270 + SECRET + " " + auth, "type": SECRET}}).encode()),
+            "key_everywhere": (200, "application/json", json.dumps(self.keyed()).encode()),
+            "surrogate": (200, "application/json", json.dumps(self.completion("\ud800 " + self.good_reply)).encode()),
         }  # fmt: skip
         if mode == "trickle":
             body = json.dumps(self.completion(self.good_reply)).encode()

@@ -25,6 +25,7 @@ from hostile import (
     check_replay,
     check_reply,
     edited_replays,
+    leaked_part,
     level_bytes,
     nested,
     replies,
@@ -537,3 +538,47 @@ def test_batch_rules_of_any_type_are_one_lines_error(tmp_path, capsys):
         json.loads(capsys.readouterr().out)["error"]
         == f"{path}:1: 'rules' must be one of documented, paracook"
     )
+
+
+# -- secrets: the key planted in every field an endpoint controls --------------------------------------
+def run_files_and_streams(tmp_path: Path, captured) -> dict[str, str]:
+    shown = {"stdout": captured.out, "stderr": captured.err}
+    for f in (tmp_path / "run").rglob("*"):
+        if f.is_file():
+            shown[str(f.relative_to(tmp_path))] = f.read_text(encoding="utf-8", errors="replace")
+    return shown
+
+
+@pytest.mark.parametrize("mode", ["centralized", "decentralized"])
+def test_no_part_of_the_key_reaches_any_file_or_stream(tmp_path, capsys, hostile_key, mode):
+    with HostileLLM(["echo_key_deep", "key_everywhere"], good_reply()) as server:
+        port = server.url.split(":")[2].split("/")[0]
+        url = f"http://user:{SECRET}@127.0.0.1:{port}/v1?api_key={SECRET}"
+        code = main(
+            [
+                "llm", "--model", "m", "--levels", *llm_levels(tmp_path, 1), "--base-url", url,
+                "--api-key-env", "HOSTILE_KEY", "--out", str(tmp_path / "run"), "--no-progress",
+                "--backoff", "0.01", "--attempts", "2", "--rounds", "2", "--mode", mode,
+            ]
+        )  # fmt: skip
+        assert server.served[:2] == ["echo_key_deep", "key_everywhere"]  # both were answered
+    shown = run_files_and_streams(tmp_path, capsys.readouterr())
+    assert code in (0, 1)
+    assert {"run/run.json", "run/log.jsonl"} <= set(shown)
+    assert any(k.startswith("run/results/") for k in shown) and any(
+        k.startswith("run/replays/") for k in shown
+    )
+    for where, text in shown.items():
+        assert leaked_part(text) is None, f"{where} holds {leaked_part(text)!r}"
+    run = json.loads(shown["run/run.json"])
+    assert run["base_url"] == f"http://[redacted]@127.0.0.1:{port}/v1?api_key=[redacted]"
+    assert "x" * 270 + "[redacted]" in shown["run/log.jsonl"]  # masked first, cut after
+
+
+def test_a_lone_surrogate_in_a_reply_is_logged_and_the_task_finishes(tmp_path, hostile_key):
+    with HostileLLM(["surrogate"], good_reply()) as server:
+        assert run_llm(tmp_path, server, llm_levels(tmp_path, 1)) == 0
+    (r,) = results(tmp_path).values()
+    assert r["done"]
+    log = (tmp_path / "run" / "log.jsonl").read_text(encoding="utf-8")
+    assert "\ufffd " in log

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from game.planners.abstract import AbstractError, find_task_files, load_task, optimum, table
 from game.planners.llm import ABSTRACT_METHODS
+from game.planners.llm.redact import mask_url
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
 
@@ -70,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
                 "model": args.model,
                 "method": args.method,
                 "agents": args.agents,
-                "base_url": args.base_url,
+                "base_url": mask_url(args.base_url),
                 "temperature": args.temperature,
                 "attempts": args.attempts,
             },

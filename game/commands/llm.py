@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from game.planners.llm import KNOWLEDGE, METHODS
+from game.planners.llm.redact import mask_url
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
 
@@ -88,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
                 "mode": args.mode,
                 "knowledge": args.knowledge if args.mode == "decentralized" else None,
                 "rounds": args.rounds if args.mode == "decentralized" else None,
-                "base_url": args.base_url,
+                "base_url": mask_url(args.base_url),
                 "temperature": args.temperature,
                 "attempts": args.attempts,
                 "levels": args.levels,

@@ -13,6 +13,7 @@ from typing import Any
 from game.engine import RULESETS
 from game.levels import LevelError, load_level
 from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, lower_bound, solve
+from game.storage import write_json_atomic
 
 NAME = "solve"
 HELP = "Plan a level with the built-in planner; print OCT, its lower bound and the gap."
@@ -177,10 +178,7 @@ def describe(sol: Solution, args: argparse.Namespace) -> str:
 
 
 def write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_json_atomic(path, data)
 
 
 # -- suites -----------------------------------------------------------------------------------

@@ -8,7 +8,6 @@ counters are written with every edit, and reopening the session resumes where it
 from __future__ import annotations
 
 import json
-import os
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.levels.task import task_info
+from game.storage import write_json_atomic
 
 from .session import IDLE_AFTER, LevelRecord, Session, SessionError, ordered, safe_name
 
@@ -86,11 +86,7 @@ class SessionStore:
         return cls(folder, Session.from_dict(data, str(path)))
 
     def save(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / SESSION_FILE
-        tmp = path.with_name(path.name + ".part")
-        tmp.write_text(json.dumps(self.session.to_dict(), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_json_atomic(self.folder / SESSION_FILE, self.session.to_dict())
 
     def log(self, entry: dict[str, Any]) -> None:
         """Append one event, stamped with the wall clock and the level it belongs to."""

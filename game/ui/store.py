@@ -22,6 +22,7 @@ from game.engine import Level, Plan, Result, plan_to_dict
 from game.inputs import InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
+from game.storage import write_json_atomic
 
 from .editor import plan_problems
 
@@ -81,11 +82,7 @@ def level_key(level: Level) -> str:
 
 # -- plain JSON files ----------------------------------------------------------------------------
 def write_json(path: Path, data: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    return write_json_atomic(path, data)
 
 
 def read_json(path: Path) -> Any:

@@ -6,7 +6,6 @@ log.jsonl (every request and response, with usage; log-shard-K-of-N.jsonl for a 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
 from collections.abc import Awaitable, Callable, Sequence
@@ -16,6 +15,7 @@ from typing import Any
 
 from tqdm import tqdm
 
+from game import storage
 from game.engine import plan_to_dict
 from game.inputs import InputError, load_json
 from game.levels.task import task_info
@@ -38,10 +38,7 @@ class RunError(ValueError):
 
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write to a side file and rename: an interrupted write never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    storage.write_json_atomic(path, data)
 
 
 def log_name(shard_spec: str | None) -> str:
