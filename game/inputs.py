@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,11 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
     """A file's text: refused when unreadable, larger than `limit` bytes or not UTF-8."""
     path = Path(path)
     try:
-        with path.open("rb") as f:
+        # non-blocking, so that opening a FIFO nobody writes to returns at once (refused below)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise InputError(f"{path}: not a regular file (a folder, FIFO or device); give a file")
             data = f.read(limit + 1)
     except OSError as e:
         raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None

@@ -37,6 +37,7 @@ def write_atomic(path: str | Path, data: bytes | str, check: Callable[[Path], No
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
     tmp = Path(name)
     try:
+        _keep_mode(fd, path)
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
             f.flush()
@@ -49,6 +50,16 @@ def write_atomic(path: str | Path, data: bytes | str, check: Callable[[Path], No
             tmp.unlink()
         raise
     return path
+
+
+def _keep_mode(fd: int, path: Path) -> None:
+    """Give the new file the old one's permissions (a temporary file starts private)."""
+    try:
+        mode = path.stat().st_mode & 0o777
+    except OSError:
+        mode = 0o644
+    with contextlib.suppress(OSError, AttributeError):  # no fchmod on Windows
+        os.fchmod(fd, mode)
 
 
 def json_text(data: Any, indent: int | None = 1) -> str:
@@ -73,6 +84,7 @@ def temp_beside(path: str | Path, suffix: str = "") -> Iterator[Path]:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=f".part{suffix}")
+    _keep_mode(fd, path)
     os.close(fd)
     tmp = Path(name)
     try:
@@ -89,7 +101,8 @@ def append_line(path: str | Path, line: str) -> None:
     path = Path(path)
     raw = (line.rstrip("\n") + "\n").encode("utf-8")
     with path.open("ab") as f:
-        if f.tell() > 0 and _last_byte(path) != b"\n":
+        _wait_lock(f.fileno())  # appenders of other processes wait: the check below stays true
+        if f.seek(0, os.SEEK_END) > 0 and _last_byte(path) != b"\n":
             raw = b"\n" + raw
         f.write(raw)
 
@@ -176,6 +189,20 @@ class HolderLock:
 
     def __exit__(self, *exc: object) -> None:
         self.release()
+
+
+_CLAIMED: dict[Path, HolderLock] = {}
+
+
+def claim(path: str | Path) -> HolderLock:
+    """This process's lock on `path`, taken once and kept until released: a screen reopened in
+    the same window finds the lock it already holds (Locked when another process holds it)."""
+    key = Path(os.path.abspath(path))
+    lock = _CLAIMED.get(key)
+    if lock is None or not lock.held:
+        lock = HolderLock(key).acquire()
+        _CLAIMED[key] = lock
+    return lock
 
 
 def read_holder(path: Path) -> dict[str, Any]:

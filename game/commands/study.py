@@ -104,6 +104,11 @@ def cmd_session(args: argparse.Namespace) -> int:
             if SessionStore.open(f).session.participant == args.participant.strip()
         ]
         if mine and not args.new:
+            try:
+                SessionStore.open(mine[0]).claim()
+            except SessionError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
             print(f"resuming {mine[0]}", file=sys.stderr)
             screen_factory = lambda: open_session(mine[0], None, size)  # noqa: E731
         else:

@@ -22,7 +22,7 @@ from game.engine import Level, Plan, Result, plan_to_dict
 from game.inputs import InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
-from game.storage import write_json_atomic
+from game.storage import updating, write_json_atomic
 
 from .editor import plan_problems
 
@@ -172,6 +172,10 @@ def autosave_path(level: Level) -> Path:
     return data_dir() / "autosave" / f"{level_key(level)}.json"
 
 
+def autosave_lock_path(level: Level) -> Path:
+    return autosave_path(level).with_suffix(".lock")
+
+
 def autosave(level: Level, plan: Plan) -> Path:
     return write_json(autosave_path(level), plan_file(level, plan))
 
@@ -231,10 +235,7 @@ def scores_stamp() -> float | None:
         return None
 
 
-def record_score(
-    level: Level, result: Result, replay: Path | None = None, source: str = "human"
-) -> dict[str, Any]:
-    """Add a successful run (by the player, or the built-in planner) to the local scoreboard."""
+def _record_score(level: Level, result: Result, replay: Path | None, source: str) -> dict[str, Any]:
     levels = load_scores()
     key = level_key(level)
     entry = {
@@ -251,6 +252,15 @@ def record_score(
     slot["runs"].append(entry)
     write_json(scores_path(), {"version": 1, "levels": levels})
     return entry
+
+
+def record_score(
+    level: Level, result: Result, replay: Path | None = None, source: str = "human"
+) -> dict[str, Any]:
+    """Add a successful run (by the player, or the built-in planner) to the local scoreboard;
+    other windows and processes recording at the same time wait their turn, so none is lost."""
+    with updating(scores_path()):
+        return _record_score(level, result, replay, source)
 
 
 def best_time(level: Level, scores: dict[str, Any] | None = None, source: str = "human") -> float | None:
