@@ -205,6 +205,13 @@ def claim(path: str | Path) -> HolderLock:
     return lock
 
 
+def unclaim(path: str | Path) -> None:
+    """Let go of this process's lock on `path` (another window may take it)."""
+    lock = _CLAIMED.pop(Path(os.path.abspath(path)), None)
+    if lock is not None:
+        lock.release()
+
+
 def read_holder(path: Path) -> dict[str, Any]:
     """Who holds a lock, from its file ({} when unknown or unreadable)."""
     try:

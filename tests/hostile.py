@@ -9,6 +9,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -575,3 +578,40 @@ class HostileLLM:
         h.send_header("Content-Length", str(len(body)))
         h.end_headers()
         h.wfile.write(body)
+
+
+# -- other processes ------------------------------------------------------------------------------
+def python(code: str, *args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
+
+
+HOLD = """
+    import sys
+    from game.storage import HolderLock
+    HolderLock(sys.argv[1]).acquire()
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+class Holder:
+    """Another process holding a lock until the test lets it go (or kills it)."""
+
+    def __init__(self, path: Path):
+        self.proc = python(HOLD, str(path))
+        assert self.proc.stdout.readline().strip() == "held", self.proc.stderr.read()
+
+    def release(self) -> None:
+        self.proc.communicate("", timeout=30)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=30)

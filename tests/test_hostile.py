@@ -17,6 +17,7 @@ from hostile import (
     LEVEL_TEXT,
     PLAN_FILE,
     SECRET,
+    Holder,
     HostileLLM,
     base_replay,
     batch_lines,
@@ -582,3 +583,142 @@ def test_a_lone_surrogate_in_a_reply_is_logged_and_the_task_finishes(tmp_path, h
     assert r["done"]
     log = (tmp_path / "run" / "log.jsonl").read_text(encoding="utf-8")
     assert "\ufffd " in log
+
+
+# -- a second window, a second process --------------------------------------------------------------------
+def test_a_second_window_on_a_level_never_autosaves_over_the_first(tmp_path):
+    from game.engine import parse_plan
+
+    level = load_level(LEVEL_FILE)
+    first = json.loads(PLAN_FILE.read_text())
+    store.autosave(level, parse_plan(first, level.agent_names))  # the first window's work
+    holder = Holder(store.autosave_lock_path(level))  # ... which is still open, in another process
+    app = play_app(level)
+    screen = app.screen
+    assert f"open in another window (process {holder.proc.pid} on " in screen.message
+    assert "does not autosave until that one closes" in screen.message
+    screen.edit(screen.editor.queue_wait, 3)
+    screen.autosaver.flush()
+    app.step(1 / 30)
+    assert json.loads(store.autosave_path(level).read_text())["plan"] == first  # untouched
+    assert f"process {holder.proc.pid}" in screen.message
+    holder.release()  # the first window closes: this one takes over, keeping what it saved
+    screen.edit(screen.editor.queue_wait, 2)
+    screen.autosaver.flush()
+    app.step(1 / 30)
+    assert "the other window's autosave is kept as" in screen.message
+    (kept,) = store.autosave_path(level).parent.glob("*.before-*.json")
+    assert json.loads(kept.read_text())["plan"] == first
+    mine = json.loads(store.autosave_path(level).read_text())["plan"]
+    assert mine["agent1"][-2:] == [{"action": "Wait", "duration": 3}, {"action": "Wait", "duration": 2}]
+    screen.close()
+
+
+def test_a_second_study_window_on_a_participant_is_refused_with_who_holds_it(tmp_path, capsys):
+    from game.study.persist import LOCK_FILE, SessionStore, new_session
+    from game.ui.screens.study import StudyIntroScreen, open_session, studies_dir
+
+    pygame.init()
+    pygame.display.set_mode((1440, 900))
+    levels = [str(LEVEL_FILE)]
+    folder = new_session(tmp_path / "elsewhere", "ann", [LEVEL_FILE]).folder  # made by this process
+    assert open_session(folder, None, (1440, 900)).__class__.__name__ == "StudyLevelScreen"
+    session = new_session(studies_dir(), "bob", [LEVEL_FILE])
+    session.release()  # this window lets go; another one opens the session
+    lock = session.folder / LOCK_FILE
+    holder = Holder(lock)
+    screen = open_session(session.folder, None, (1440, 900))
+    assert isinstance(screen, StudyIntroScreen) and screen.store is None
+    assert f"bob's session {session.folder.name} is open in another window (process {holder.proc.pid}" in (
+        screen.problem
+    )
+    pygame.init()
+    screen.draw(pygame.display.set_mode((1440, 900)))
+    assert main(["study", "--participant", "bob", "--levels", *levels]) == 2
+    assert f"open in another window (process {holder.proc.pid}" in capsys.readouterr().err
+    before = (session.folder / "session.json").read_bytes()
+    holder.kill()  # gone without closing: the session opens again, as it was
+    assert SessionStore.open(session.folder).session.participant == "bob"
+    assert open_session(session.folder, None, (1440, 900)).__class__.__name__ == "StudyLevelScreen"
+    assert json.loads((session.folder / "session.json").read_bytes()) == json.loads(before)
+
+
+# -- study session files ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "field, value, named",
+    [
+        ("idle_s", float("inf"), None),  # Infinity: the file is refused as JSON, named
+        ("idle_s", "x", "field 'idle_s'"),
+        ("outcome", {"done": True}, "field 'outcome'"),
+        ("outcome", {"done": True, "time": "3", "error": None}, "field 'outcome'"),
+        ("edits", 10**400, "field 'edits'"),
+        ("submitted", "yes", "field 'submitted'"),
+        ("plan", [], "field 'plan'"),
+    ],
+)
+def test_a_bad_field_of_a_session_is_named_and_the_session_opens_without_it(tmp_path, field, value, named):
+    from game.study.persist import SessionStore, new_session
+    from game.study.session import SessionError
+    from game.ui.screens.study import StudyLevelScreen, open_session
+
+    session = new_session(tmp_path, "cat", [LEVEL_FILE])
+    session.release()
+    data = json.loads((session.folder / "session.json").read_text())
+    data["levels"][0][field] = value
+    (session.folder / "session.json").write_text(json.dumps(data))
+    if named is None:
+        with pytest.raises(
+            SessionError, match=r"session\.json: not usable JSON \(Infinity is not a JSON number\)"
+        ):
+            SessionStore.open(session.folder)
+        return
+    opened = SessionStore.open(session.folder).session
+    assert any(named in r and "levels[0]" in r for r in opened.repairs), opened.repairs
+    pygame.init()
+    surface = pygame.display.set_mode((1440, 900))
+    screen = open_session(session.folder, None, (1440, 900))
+    assert isinstance(screen, StudyLevelScreen) and screen.play is not None
+    assert named in screen.play.message
+    screen.draw(surface)
+    screen.press("resume")
+    screen.submit()  # the session ends: the end screen draws, the export is written
+    end = screen._next
+    end.draw(surface)
+    assert (session.folder / "export" / "study.json").is_file()
+
+
+def test_a_plan_that_does_not_parse_is_named_on_the_end_screen(tmp_path):
+    from game.study.persist import new_session
+    from game.ui.screens.study import StudyEndScreen, open_session
+
+    pygame.init()
+    pygame.display.set_mode((1440, 900))
+    session = new_session(tmp_path, "dan", [LEVEL_FILE])
+    session.release()
+    data = json.loads((session.folder / "session.json").read_text())
+    data["levels"][0].update(plan={"agent1": [{"action": "Fly"}]}, submitted=True)
+    data.update(current=1, finished=True)
+    (session.folder / "session.json").write_text(json.dumps(data))
+    for _ in range(2):  # every reopen, not a crash loop
+        screen = open_session(session.folder, None, (1440, 900))
+        assert isinstance(screen, StudyEndScreen)
+        assert any("its plan cannot be used" in p for p in screen.problems), screen.problems
+        pygame.init()
+        screen.draw(pygame.display.set_mode((1440, 900)))
+        screen.press("close")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"\xff\xfe{}", b"[" * 5000 + b"]" * 5000, json.dumps({"format": "paracook-kitchen-study"}).encode()],
+)
+def test_study_list_and_export_name_a_damaged_session(tmp_path, capsys, content):
+    from game.ui.screens.study import studies_dir
+
+    folder = studies_dir() / "eve-1"
+    folder.mkdir(parents=True)
+    (folder / "session.json").write_bytes(content)
+    assert main(["study", "list"]) == 0
+    assert str(folder) in capsys.readouterr().out
+    assert main(["study", "export", str(folder)]) == 2
+    assert "session.json" in capsys.readouterr().err

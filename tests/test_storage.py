@@ -6,52 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
+from hostile import Holder, python
 
 from game import storage
-
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def python(code: str, *args: str, **kw) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-c", textwrap.dedent(code), *args],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        **kw,
-    )
-
-
-HOLD = """
-    import sys
-    from game.storage import HolderLock
-    HolderLock(sys.argv[1]).acquire()
-    print("held", flush=True)
-    sys.stdin.read()
-"""
-
-
-class Holder:
-    """Another process holding a lock until the test lets it go (or kills it)."""
-
-    def __init__(self, path: Path):
-        self.proc = python(HOLD, str(path))
-        assert self.proc.stdout.readline().strip() == "held", self.proc.stderr.read()
-
-    def release(self) -> None:
-        self.proc.communicate("", timeout=30)
-
-    def kill(self) -> None:
-        self.proc.kill()
-        self.proc.wait(timeout=30)
 
 
 def test_an_atomic_write_leaves_no_temporary_file_and_keeps_the_mode(tmp_path):

@@ -22,6 +22,7 @@ from game.storage import (
     describe_holder,
     disk_message,
     json_text,
+    unclaim,
     write_json_atomic,
 )
 
@@ -105,6 +106,10 @@ class SessionStore:
             ) from None
         except OSError:
             pass  # a folder that cannot be written: save() says so
+
+    def release(self) -> None:
+        """This window is done with the session (another one may open it)."""
+        unclaim(self.folder / LOCK_FILE)
 
     def save(self) -> None:
         write_json_atomic(self.folder / SESSION_FILE, self.session.to_dict())

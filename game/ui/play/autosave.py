@@ -63,6 +63,8 @@ class Autosaver:
             self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout)
+        if not self.running:  # written: another window may take the level over
+            storage.unclaim(store.autosave_lock_path(self.level))
 
     @property
     def running(self) -> bool:

@@ -409,6 +409,7 @@ class StudyLevelScreen:
                 self.confirm = True
         elif name == "quit":
             self.close()
+            self.store.release()
             self._next = self.back
 
     def submit(self) -> None:
@@ -483,6 +484,7 @@ class StudyEndScreen(_Page):
 
     def press(self, name: str) -> None:
         if name == "close":
+            self.store.release()
             self._next = self.back
 
     def key(self, event: pygame.event.Event) -> None:
