@@ -34,7 +34,16 @@ import hostile  # noqa: E402
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-COUNTS = {"levels": 1500, "replays": 1500, "batch": 1500, "replies": 5000, "storms": 24, "endpoint": 3}
+COUNTS = {
+    "levels": 1500,
+    "replays": 1500,
+    "batch": 1500,
+    "replies": 5000,
+    "storms": 24,
+    "endpoint": 3,
+    "results": 600,
+    "writers": 4,
+}
 
 
 class Tally:
@@ -152,6 +161,9 @@ def fuzz_endpoint(t: Tally, n: int) -> None:
         "huge_int",
         "big_int",
         "echo_key",
+        "echo_key_deep",
+        "key_everywhere",
+        "surrogate",
         "html",
         "trickle",
     ]
@@ -162,25 +174,64 @@ def fuzz_endpoint(t: Tally, n: int) -> None:
             level.write_text(json.dumps(example()["map"]))
             out, err = io.StringIO(), io.StringIO()
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                port = server.url.split(":")[2].split("/")[0]
+                url = f"http://u:{hostile.SECRET}@127.0.0.1:{port}/v1"  # a key in the base URL too
                 main(
-                    ["llm", "--model", "m", "--levels", f"{level}:pasta_tomato", "--base-url", server.url,
+                    ["llm", "--model", "m", "--levels", f"{level}:pasta_tomato", "--base-url", url,
                      "--api-key-env", "HOSTILE_KEY", "--out", f"{d}/run", "--no-progress", "--backoff", "0.01",
                      "--timeout", "2"]
                 )  # fmt: skip
             shown = out.getvalue() + err.getvalue()
             files = "".join(f.read_text() for f in Path(d, "run").rglob("*") if f.is_file())
-            assert hostile.SECRET not in shown + files, "the key leaked"
+            assert hostile.leaked_part(shown + files) is None, (
+                f"part of the key leaked: {hostile.leaked_part(shown + files)}"
+            )
             done = (
                 json.loads(next(Path(d, "run", "results").glob("*.json")).read_text())["done"]
-                if mode != "echo_key"
+                if mode not in ("echo_key", "key_everywhere")
                 else None
             )
-            assert mode == "echo_key" or done, f"{mode}: the retry after it did not finish the task"
+            assert mode in ("echo_key", "key_everywhere") or done, (
+                f"{mode}: the retry after it did not finish the task"
+            )
             return mode
 
     for _ in range(n):
         for mode in modes:
             t.run(one, mode)
+
+
+def fuzz_results(t: Tally, n: int) -> None:
+    by_hypothesis(t, hostile.result_files(), hostile.check_result_file, n)
+
+
+def fuzz_writers(t: Tally, n: int) -> None:
+    """Two real processes writing one data folder (scoreboard, study log, LLM log): the updates
+    lost are counted as failures."""
+    import json
+
+    def two_writers(seed: int) -> str:
+        with tempfile.TemporaryDirectory() as d:
+            env = {**os.environ, "PARACOOK_KITCHEN_DATA": str(Path(d) / "data")}
+            scores, lines = 100, 1000
+            procs = [
+                hostile.python(hostile.WRITER, str(scores), str(lines), tag, env=env) for tag in ("a", "b")
+            ]
+            for p in procs:
+                _, err = p.communicate(timeout=900)
+                assert p.returncode == 0, err[-500:]
+            data = Path(d) / "data"
+            (slot,) = json.loads((data / "scores.json").read_text())["levels"].values()
+            lost = 2 * scores - len(slot["runs"])
+            for name in ("study.jsonl", "log.jsonl"):
+                got = {(r["tag"], r["i"]) for r in map(json.loads, (data / name).read_text().splitlines())}
+                lost += 2 * lines - len(got)
+            assert lost == 0, f"{lost} updates lost"
+            assert not list(data.glob(".*.part")), "a temporary file was left behind"
+            return f"{2 * scores + 4 * lines} writes"
+
+    for i in range(n):
+        t.run(two_writers, i)
 
 
 SURFACES = {
@@ -190,6 +241,8 @@ SURFACES = {
     "replies": fuzz_replies,
     "storms": fuzz_storms,
     "endpoint": fuzz_endpoint,
+    "results": fuzz_results,
+    "writers": fuzz_writers,
 }
 
 

@@ -21,6 +21,10 @@ MAX_DEPTH = 64  # nesting of JSON arrays/objects and YAML collections
 MAX_YAML_NODES = 200_000  # YAML nodes counted with every alias expanded
 MAX_MAP_SIDE = 100  # tiles per side of a kitchen
 MAX_REPLY_CHARS = 2_000_000  # an LLM reply
+MAX_ORDERS = 1_000  # orders of one level
+MAX_TITLE_CHARS = 200  # a level's title or name, an export's --title
+MAX_DESCRIPTION_CHARS = 10_000  # a level's description
+MAX_PARTICIPANT_CHARS = 100  # a study participant's name
 
 
 class InputError(ValueError):
@@ -133,6 +137,18 @@ def plain_data_problem(value: Any, where: str, depth: int = 0) -> str | None:
         return None
     kind = type(value).__name__
     return f"{where}: a {kind} value is not allowed (only text, numbers, true/false, null, lists, mappings)"
+
+
+def finite(value: Any) -> Any:
+    """`value` with every NaN or infinite number replaced by None: what a JSON output may hold
+    (strict JSON has no NaN or Infinity)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
 
 
 def short_repr(value: Any, n: int = 60) -> str:

@@ -282,6 +282,98 @@ def check_replay(data: dict[str, Any], folder: Path) -> str:
     return "loaded"
 
 
+# -- result files read by report and collab ------------------------------------------------------------
+def base_result() -> dict[str, Any]:
+    """A real result (the first tutorial, solved) as the runners write it, naming its level."""
+    from game.engine import simulate
+    from game.levels import load_level
+    from game.levels.task import task_info
+
+    level = load_level(LEVEL_FILE)
+    plan = json.loads(PLAN_FILE.read_text())
+    result = simulate(level, plan, level.rules).to_dict()
+    return {**result, "task": task_info(level), "plan": plan, "level": str(LEVEL_FILE), "model": "m"}
+
+
+RAW_RESULTS = [
+    b"\xff\xfe{}",
+    "{}".encode("utf-16"),
+    b"\xef\xbb\xbf{}",
+    b"[" * 5000 + b"]" * 5000,
+    b'{"done": true, "time": 1' + b"0" * 400 + b"}",
+    b'{"done": true, "time": ' + b"9" * 5000 + b"}",
+    b'{"done": true, "time": NaN, "task": {}, "t_max": 1, "d_max": 1}',
+    b'{"done": true, "time": Infinity, "task": {}, "t_max": 1, "d_max": 1}',
+    b"\x00",
+    b"",
+]
+
+
+@st.composite
+def result_files(draw: Any) -> bytes:
+    """Result or replay file bytes: a real one with one to three fields replaced, a replay
+    claiming a huge map or many orders, or raw hostile bytes."""
+    kind = draw(st.sampled_from(["result", "result", "replay", "raw"]))
+    if kind == "raw":
+        return draw(st.sampled_from(RAW_RESULTS))
+    data = base_result() if kind == "result" else base_replay()
+    paths = [p for p in _paths(data) if p and p[0] != "checksum"]
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(paths))
+        parent = data
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = draw(
+                json_values
+                | st.sampled_from([10**6, 10**400, -1, True, "\u00b2", 1e308, [None] * 3, nested(100)])
+            )
+        except (KeyError, IndexError, TypeError):
+            continue
+    if kind == "replay" and draw(st.booleans()):
+        data["level"]["map"]["width"] = data["level"]["map"]["height"] = 10**6
+    if kind == "replay" and draw(st.booleans()):
+        data["level"]["orders"] = ["salad"] * 100_000
+    if kind == "replay":
+        data = with_checksum(data)
+    return json.dumps(data, allow_nan=True).encode("utf-8", "surrogatepass")
+
+
+def check_result_file(raw: bytes, folder: Path) -> str:
+    """report (md and json) and collab (json) on one result file: a table or a refusal naming the
+    file, never a traceback; a JSON output is strict JSON (no NaN or Infinity)."""
+    import contextlib
+    import io
+
+    from game.cli import main
+
+    path = folder / "r.json"
+    path.write_bytes(raw)
+    codes = []
+    for argv in (
+        ["report", str(path), "--format", "json"],
+        ["report", str(path)],
+        ["collab", str(path), "--format", "json", "--time-limit", "0.2"],
+    ):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+        assert code in (0, 1, 2), (argv, code)
+        assert "Traceback" not in err.getvalue()
+        if code == 0 and "json" in argv:
+            json.loads(out.getvalue(), parse_constant=_strict)
+        elif code != 0:
+            assert (
+                str(path) in err.getvalue() or "no results" in err.getvalue() or "no runs" in err.getvalue()
+            ), err.getvalue()
+        codes.append(code)
+    return "read" if codes[0] == 0 else "refused"
+
+
+def _strict(name: str) -> None:
+    raise AssertionError(f"{name} in a JSON output")
+
+
 # -- batch lines --------------------------------------------------------------------------------------
 actions = st.fixed_dictionaries(
     {"action": st.sampled_from(["MoveTo", "Interact", "Process", "Wait", "Finish"]) | odd_text},
@@ -615,3 +707,23 @@ class Holder:
     def kill(self) -> None:
         self.proc.kill()
         self.proc.wait(timeout=30)
+
+
+WRITER = """
+    import sys
+    from types import SimpleNamespace
+    from game.levels import load_level
+    from game.planners.llm.log import RunLog
+    from game.storage import append_line
+    from game.ui import store
+
+    n_scores, n_lines, tag = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    level = load_level("levels/tutorial/01_first_salad.yaml")
+    log = RunLog(store.data_dir() / "log.jsonl")
+    for i in range(max(n_scores, n_lines)):
+        if i < n_scores:
+            store.record_score(level, SimpleNamespace(time=i, md=0, au=0), source=tag)
+        if i < n_lines:
+            append_line(store.data_dir() / "study.jsonl", f'{{"tag": "{tag}", "i": {i}}}')
+            log.write({"tag": tag, "i": i, "text": "x" * (i % 500)})
+"""

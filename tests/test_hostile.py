@@ -25,11 +25,13 @@ from hostile import (
     check_level_bytes,
     check_replay,
     check_reply,
+    check_result_file,
     edited_replays,
     leaked_part,
     level_bytes,
     nested,
     replies,
+    result_files,
     run_storm,
     storm_events,
     with_checksum,
@@ -722,3 +724,10 @@ def test_study_list_and_export_name_a_damaged_session(tmp_path, capsys, content)
     assert str(folder) in capsys.readouterr().out
     assert main(["study", "export", str(folder)]) == 2
     assert "session.json" in capsys.readouterr().err
+
+
+# -- report and collab: one input boundary --------------------------------------------------------------------
+@FUZZ
+@given(raw=result_files())
+def test_fuzz_result_files(tmp_path_factory, raw):
+    check_result_file(raw, tmp_path_factory.mktemp("r"))

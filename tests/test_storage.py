@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
-from hostile import Holder, python
+from hostile import WRITER, Holder, python
 
 from game import storage
 
@@ -76,26 +76,6 @@ def test_a_backup_never_replaces_an_earlier_one(tmp_path):
     second = storage.backup(path)
     assert first != second and first.read_text() == "1" and second.read_text() == "2"
     assert storage.backup(tmp_path / "none.json") is None
-
-
-WRITER = """
-    import sys
-    from types import SimpleNamespace
-    from game.levels import load_level
-    from game.planners.llm.log import RunLog
-    from game.storage import append_line
-    from game.ui import store
-
-    n_scores, n_lines, tag = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-    level = load_level("levels/tutorial/01_first_salad.yaml")
-    log = RunLog(store.data_dir() / "log.jsonl")
-    for i in range(max(n_scores, n_lines)):
-        if i < n_scores:
-            store.record_score(level, SimpleNamespace(time=i, md=0, au=0), source=tag)
-        if i < n_lines:
-            append_line(store.data_dir() / "study.jsonl", f'{{"tag": "{tag}", "i": {i}}}')
-            log.write({"tag": tag, "i": i, "text": "x" * (i % 500)})
-"""
 
 
 def test_two_processes_writing_one_data_folder_lose_nothing(tmp_path):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from statistics import stdev
 from typing import Any
 
+from game.inputs import finite
 from game.report.metrics import (
     ALL,
     CONFIDENCE,
@@ -150,7 +151,7 @@ def summary_csv(rows: list[SummaryRow]) -> str:
 
 
 def summary_json(rows: list[SummaryRow]) -> str:
-    return json.dumps([r.to_dict() for r in rows], indent=2) + "\n"
+    return json.dumps(finite([r.to_dict() for r in rows]), indent=2, allow_nan=False) + "\n"
 
 
 SUMMARY_FORMATS: dict[str, Callable[[list[SummaryRow]], str]] = {
