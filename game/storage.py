@@ -94,6 +94,16 @@ def temp_beside(path: str | Path, suffix: str = "") -> Iterator[Path]:
             tmp.unlink()
 
 
+def write_through(path: str | Path, write: Callable[[Path], None]) -> Path:
+    """Let `write` fill a temporary file beside `path` (for writers that need a file name: plots,
+    images), then rename it over `path`; on failure nothing is left and `path` is unchanged."""
+    path = Path(path)
+    with temp_beside(path, path.suffix) as tmp:
+        write(tmp)
+        os.replace(tmp, path)
+    return path
+
+
 def append_line(path: str | Path, line: str) -> None:
     """Append one line, with a single write. When the file ends in a torn line (a full disk or a
     kill cut the last write short), the new line starts on a line of its own instead of being

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from game.analysis.collaboration import BETA, NoReference, collaboration, reference_for
+from game.commands.ranges import number, seconds
 from game.engine import Level, PlanError, parse_plan, simulate
 from game.inputs import finite
 from game.levels import LevelError
@@ -27,13 +28,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("md", "json"), default="md", help="table (md, default) or json")
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=seconds(3600),
         default=2.0,
         metavar="S",
         help="built-in planner's limit when a level names no reference plan (default 2)",
     )
     p.add_argument(
-        "--beta", type=float, default=BETA, help=f"weight of a redundant action (default {BETA:g})"
+        "--beta", type=number(0, 100), default=BETA, help=f"weight of a redundant action (default {BETA:g})"
     )
 
 

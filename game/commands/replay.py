@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from game.commands import ranges
 from game.replay import Replay, ReplayError, load_replay
 
 NAME = "replay"
@@ -55,10 +56,7 @@ def no_window(why: str, path: str) -> int:
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1440x900") from None
+    w, h = ranges.size(text)
     return (max(960, w), max(640, h))
 
 

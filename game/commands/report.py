@@ -9,6 +9,7 @@ from pathlib import Path
 
 from game.report.files import ResultError, load_runs
 from game.report.metrics import DEDUPE_MODES, FORMATS, GROUPINGS, Run, dedupe, report_rows
+from game.storage import disk_message, write_through
 
 PLOT_EXTRA = 'pip install -e ".[plot]"'
 NAME = "report"
@@ -69,7 +70,11 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from game.report.plot import plot_rows
 
-        plot_rows(rows, Path(args.plot))
+        try:
+            write_through(Path(args.plot), lambda tmp: plot_rows(rows, tmp))
+        except OSError as e:
+            print(f"report: {disk_message(e, args.plot, 'the table above is complete')}", file=sys.stderr)
+            return 1
         print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
 

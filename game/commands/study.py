@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from game.commands.ranges import whole
 from game.study.levels import HUMAN_STUDY
 
 NAME = "study"
@@ -22,7 +23,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--participant", metavar="NAME", help="start (or resume) this participant's session")
     p.add_argument("--order", choices=("fixed", "shuffled"), default="shuffled", help="level order")
-    p.add_argument("--seed", type=int, help="seed of the shuffled order (default: from the clock)")
+    p.add_argument(
+        "--seed", type=whole(0, 2**32 - 1), help="seed of the shuffled order (default: from the clock)"
+    )
     p.add_argument("--new", action="store_true", help="start anew even if the participant has a session open")
     p.add_argument("--size", metavar="WxH", help="window size, e.g. 1440x900")
     sub = p.add_subparsers(dest="study_command", metavar="ACTION")
@@ -90,7 +93,11 @@ def cmd_session(args: argparse.Namespace) -> int:
     from game.ui.app import DEFAULT_SIZE, App, open_window
     from game.ui.screens.study import StudyIntroScreen, StudySetupScreen, open_session, studies_dir
 
-    size = parse_size(args.size) or DEFAULT_SIZE
+    try:
+        size = parse_size(args.size) or DEFAULT_SIZE
+    except ValueError as e:
+        print(f"study: {e}", file=sys.stderr)
+        return 2
     try:
         files = resolve_levels(args.levels, store.installed_paracook_dir())
     except SessionError as e:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,7 +18,7 @@ from tqdm import tqdm
 
 from game import storage
 from game.engine import plan_to_dict
-from game.inputs import InputError, load_json
+from game.inputs import MAX_FILE_BYTES, InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
 
@@ -70,10 +71,28 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> None:
 
 
 def finished(path: Path) -> bool:
-    """A task is finished once its result file exists and reads back as JSON."""
+    """A task is finished once its result file exists and reads back as JSON. One too large to
+    read is kept and counted as finished (never run again silently, nor overwritten); a damaged
+    one is set aside as .bad-<time> before the task runs again."""
     try:
         return isinstance(load_json(path), dict)
-    except InputError:
+    except InputError as e:
+        if not path.is_file():
+            return False
+        if path.stat().st_size > MAX_FILE_BYTES:
+            print(
+                f"{e}; counted as finished, not run again (move it away to rerun the task)", file=sys.stderr
+            )
+            return True
+        kept = path.with_name(f"{path.name}.bad-{int(time.time())}")
+        try:
+            os.replace(path, kept)
+        except OSError as moved:
+            print(
+                f"{e}; cannot set it aside ({moved.strerror}), so the task is not run again", file=sys.stderr
+            )
+            return True
+        print(f"{e}; kept as {kept.name}, the task runs again", file=sys.stderr)
         return False
 
 
@@ -126,8 +145,13 @@ async def run_jobs(
             except (OSError, ValueError, TypeError, ArithmeticError, RecursionError, KeyError) as e:
                 # one task's failure (an unwritable file, an answer nothing foresaw) is that
                 # task's alone: it stays unfinished, to be retried by running again
-                tally.api_errors.append(f"{name(item)}: {type(e).__name__}: {e}")
-                bar.write(f"{name(item)}: not finished ({type(e).__name__}: {e})", file=sys.stderr)
+                why = (
+                    storage.disk_message(e, e.filename)
+                    if isinstance(e, OSError)
+                    else f"{type(e).__name__}: {e}"
+                )
+                tally.api_errors.append(f"{name(item)}: {why}")
+                bar.write(f"{name(item)}: not finished ({why}; run again to retry)", file=sys.stderr)
             else:
                 tally.ran += 1
                 tally.succeeded += ok
