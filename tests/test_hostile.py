@@ -731,3 +731,167 @@ def test_study_list_and_export_name_a_damaged_session(tmp_path, capsys, content)
 @given(raw=result_files())
 def test_fuzz_result_files(tmp_path_factory, raw):
     check_result_file(raw, tmp_path_factory.mktemp("r"))
+
+
+# -- numeric options: one line naming the range -------------------------------------------------------------
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["solve", str(LEVEL_FILE), "--time-limit", "nan"], "argument --time-limit: must be a number above 0"),
+        (["solve", str(LEVEL_FILE), "--time-limit", "1e308"], "at most 86400, not 1e308"),
+        (["solve", str(LEVEL_FILE), "--jobs", "0"], "argument --jobs: must be a whole number from 1"),
+        (["collab", "x.json", "--time-limit", "inf"], "argument --time-limit: must be a number above 0"),
+        (["collab", "x.json", "--time-limit", "999999999999"], "at most 3600"),
+        (["export", "r.json", "o.mp4", "--fps", "1e308"], "argument --fps: must be a number from 0.1 to 120"),
+        (["export", "r.json", "o.mp4", "--fps", "1e-320"], "argument --fps: must be a number from 0.1 to 120"),
+        (["export", "r.json", "o.mp4", "--speed", "1e-320"], "argument --speed: must be a number from 0.001"),
+        (["export", "r.json", "o.mp4", "--title", "t" * 100_000], "argument --title: a title of 100,000 characters"),
+        (["llm", "--model", "m", "--levels", "x", "--retries", "-1"], "argument --retries: must be a whole number from 0 to 100"),
+        (["llm", "--model", "m", "--levels", "x", "--timeout", "nan"], "argument --timeout: must be a number above 0"),
+        (["llm", "--model", "m", "--levels", "x", "--timeout", "0"], "argument --timeout: must be a number above 0"),
+        (["llm", "--model", "m", "--levels", "x", "--temperature", "inf"], "argument --temperature: must be a number from 0 to 2"),
+        (["llm", "--model", "m", "--levels", "x", "--temperature", "nan"], "argument --temperature"),
+        (["llm", "--model", "m", "--levels", "x", "--rounds", "1" + "0" * 400], "argument --rounds: must be a whole number from 1 to 1,000"),
+        (["play", "--size", "99999999999999999999x2"], "play: --size '99999999999999999999x2': expected WIDTHxHEIGHT"),
+        (["play", "--size", "20000x900"], "play: --size 20000x900: each side must be from 16 to 16,384 pixels"),
+        (["study", "--size", "99999999999999999999x2"], "study: --size '99999999999999999999x2': expected"),
+        (["replay", "r.json", "--size", "99999x2"], "each side must be from 16 to 16,384"),
+    ],
+)  # fmt: skip
+def test_numeric_options_out_of_range_are_one_line(capsys, argv, needle):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
+
+
+def test_jobs_beyond_the_cores_are_capped(capsys, monkeypatch):
+    from game.commands import ranges
+
+    monkeypatch.setattr(ranges, "cores", lambda: 2)
+    assert ranges.jobs("999999999999") == 2 and ranges.jobs("1") == 1
+
+
+# -- a full disk ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 256 KiB tmpfs mounted for the test (root only)."""
+    import os
+    import subprocess
+
+    if os.geteuid() != 0:
+        pytest.skip(f"mounting a small tmpfs needs root (running as uid {os.geteuid()})")
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)], capture_output=True, text=True
+    )
+    if done.returncode:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    yield disk
+    subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def fill(disk: Path, leave: int) -> Path:
+    """Fill the disk but `leave` bytes; the filler file (remove it to free the space)."""
+    import shutil
+
+    filler = disk / "filler"
+    with filler.open("wb") as f:
+        f.write(b"\0" * max(0, shutil.disk_usage(disk).free - leave))
+    return filler
+
+
+def no_temporary_files(folder: Path) -> None:
+    assert not [p.name for p in folder.rglob("*") if ".part" in p.name]
+
+
+@pytest.mark.parametrize("suffix", ["mp4", "gif", "png"])
+def test_an_export_on_a_full_disk_says_so_and_keeps_the_old_file(tmp_path, small_disk, capsys, suffix):
+    from game.engine import parse_plan, simulate
+    from game.replay import save_replay
+
+    level = load_level(LEVEL_FILE)
+    plan = parse_plan(json.loads(PLAN_FILE.read_text()), level.agent_names)
+    replay = save_replay(tmp_path / "r.json", level, plan, simulate(level, plan, record=True))
+    out = small_disk / f"out.{suffix}"
+    out.write_bytes(b"the good export from before")
+    fill(small_disk, 8 * 1024)
+    extra = ["--at", "3"] if suffix == "png" else []
+    assert main(["export", str(replay), str(out), "--quiet", *extra]) == 2
+    captured = capsys.readouterr()
+    assert (
+        captured.err.strip()
+        == f"error: cannot write {out}: No space left on device; the existing file is unchanged"
+    )
+    assert "wrote" not in captured.out
+    assert out.read_bytes() == b"the good export from before"
+    no_temporary_files(small_disk)
+
+
+def test_solve_and_llm_on_a_full_disk_say_so_and_lose_nothing(tmp_path, small_disk, capsys, hostile_key):
+    filler = fill(small_disk, 0)
+    plan_out = small_disk / "plan.json"
+    assert main(["solve", str(LEVEL_FILE), "--out", str(plan_out), "--time-limit", "1", "--no-progress"]) == 1
+    captured = capsys.readouterr()
+    assert (
+        f"solve: cannot write {plan_out}: No space left on device; the plan is printed below" in captured.err
+    )
+    assert json.loads(captured.out.strip().splitlines()[-1])["agent1"]  # the plan itself is not lost
+    filler.unlink()
+    run = small_disk / "run"
+    with HostileLLM(["ok"], good_reply()) as server:
+        argv = [
+            "llm", "--model", "m", "--levels", *llm_levels(tmp_path, 1), "--base-url", server.url,
+            "--api-key-env", "HOSTILE_KEY", "--out", str(run), "--no-progress", "--backoff", "0.01",
+        ]  # fmt: skip
+        assert main(argv) == 0  # the folder and its first log lines fit
+        result = next((run / "results").glob("*.json"))
+        result.unlink()
+        log = run / "log.jsonl"
+        with log.open("a") as f:
+            f.write('{"event": "cut short by the full di')  # a line torn by the disk
+        fill(small_disk, 0)
+        assert main(argv) == 1
+        captured = capsys.readouterr()
+        assert "No space left on device" in captured.err and "Traceback" not in captured.err
+        assert not result.exists()
+        (small_disk / "filler").unlink()
+        assert main(argv) == 0  # space again: the task finishes, its log starts on a fresh line
+    assert json.loads(result.read_text())["done"]
+    lines = log.read_text().splitlines()
+    assert not any('{"at"' in line[1:] for line in lines)  # no record glued to a torn one
+    last_torn = max(i for i, line in enumerate(lines) if not line.endswith("}"))
+    after = [json.loads(line) for line in lines[last_torn + 1 :]]  # the run once space returned
+    assert after[0]["event"] == "start" and after[-1] == {**after[-1], "event": "end", "status": "done"}
+    no_temporary_files(small_disk)
+
+
+def test_autosave_and_study_on_a_full_disk_keep_the_last_good_copy(tmp_path, small_disk, monkeypatch):
+    from game.engine import parse_plan
+    from game.study.persist import new_session
+
+    monkeypatch.setenv(store.ENV_DATA, str(small_disk / "data"))
+    level = load_level(LEVEL_FILE)
+    mine = json.loads(PLAN_FILE.read_text())
+    store.autosave(level, parse_plan(mine, level.agent_names))
+    session = new_session(small_disk / "studies", "fay", [LEVEL_FILE])
+    saved = (session.folder / "session.json").read_bytes()
+    filler = fill(small_disk, 0)
+    app = play_app(level)
+    screen = app.screen
+    screen.edit(screen.editor.queue_wait, 3)
+    screen.autosaver.flush()
+    app.step(1 / 30)
+    assert "No space left on device" in screen.message or "No space left on device" in " ".join(
+        screen.notice[1]
+    )
+    assert json.loads(store.autosave_path(level).read_text())["plan"] == mine  # the last good autosave
+    session.session.levels[0].edits = 5
+    with pytest.raises(OSError):
+        session.save()
+    assert (session.folder / "session.json").read_bytes() == saved
+    session.log({"event": "edit", "note": "x" * 20_000})  # more than the last page can take
+    assert session.log_problem.endswith("No space left on device; the session itself is saved")
+    screen.close()
+    filler.unlink()
+    no_temporary_files(small_disk)

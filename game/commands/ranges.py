@@ -16,14 +16,17 @@ MAX_SECONDS = 86_400.0  # a day: longer time limits and timeouts are typing mist
 def number(low: float, high: float, *, whole: bool = False, above: bool = False) -> Callable[[str], float]:
     """An argparse type: a number from `low` (excluded when `above`) to `high`."""
     kind = "a whole number" if whole else "a number"
-    span = f"above {low:g} and at most {high:g}" if above else f"from {low:g} to {high:g}"
+    shown = "{:,}" if whole else "{:g}"
+    lo, hi = shown.format(low), shown.format(high)
+    span = f"above {lo} and at most {hi}" if above else f"from {lo} to {hi}"
 
     def parse(text: str) -> float:
         try:
             value: float = int(text) if whole else float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{text[:40]!r} is not {kind} (give {kind} {span})") from None
-        if not math.isfinite(value) or value < low or value > high or (above and value == low):
+        finite = whole or math.isfinite(value)  # a whole number of 400 digits is not a float
+        if not finite or value < low or value > high or (above and value == low):
             raise argparse.ArgumentTypeError(f"must be {kind} {span}, not {text[:40]}")
         return value
 
@@ -48,7 +51,7 @@ def cores() -> int:
 
 def jobs(text: str) -> int:
     """--jobs: a whole number from 1; more than the computer's cores is capped at them."""
-    return min(int(whole(1, 1_000_000)(text)), cores())
+    return min(int(whole(1, 10**18)(text)), cores())
 
 
 def size(text: str, low: tuple[int, int] = (16, 16), high: int = MAX_WINDOW_SIDE) -> tuple[int, int]:
