@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from game.inputs import InputError, load_json, parse_json, read_text
+from game.inputs import MAX_PARTICIPANT_CHARS, InputError, load_json, parse_json, read_text
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.levels.task import task_info
@@ -42,6 +42,8 @@ def new_session(
     idle_after: float = IDLE_AFTER,
 ) -> SessionStore:
     """Create a session folder under root for these level files (each loaded and checked)."""
+    if len(participant) > MAX_PARTICIPANT_CHARS:
+        raise SessionError(f"a participant's name has at most {MAX_PARTICIPANT_CHARS} characters")
     name = safe_name(participant)
     if not name:
         raise SessionError("give the participant a name (letters, digits, - or _)")

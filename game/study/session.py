@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, ClassVar
 
-from game.inputs import short_repr
+from game.inputs import MAX_PARTICIPANT_CHARS, short_repr
 
 ORDERS = ("fixed", "shuffled")
 IDLE_AFTER = 30.0  # seconds without input after which planning time counts as idle
@@ -128,7 +128,11 @@ class Session:
                 for k in ("order", "seed", "current", "started", "idle_after", "finished")
                 if k in data and _session_field_ok(k, data[k], where, repairs)
             }
-            session = cls(str(data["participant"]), levels, **kept)
+            participant = str(data["participant"])
+            if len(participant) > MAX_PARTICIPANT_CHARS:
+                repairs.append(f"{where}: field 'participant' is cut to {MAX_PARTICIPANT_CHARS} characters")
+                participant = participant[:MAX_PARTICIPANT_CHARS]
+            session = cls(participant, levels, **kept)
             session.repairs = repairs
         except (KeyError, TypeError) as e:
             raise SessionError(f"{where}: a damaged session file ({e})") from None
