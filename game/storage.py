@@ -132,11 +132,11 @@ class Locked(OSError):
         super().__init__(errno.EAGAIN, f"{path} is in use by {describe_holder(holder)}")
 
 
-def describe_holder(holder: dict[str, Any]) -> str:
+def describe_holder(holder: dict[str, Any], since: bool = True) -> str:
     if not holder.get("pid"):
         return "another process"
-    since = f" since {holder['since']}" if holder.get("since") else ""
-    return f"process {holder['pid']} on {holder.get('host') or 'this computer'}{since}"
+    since_text = f" since {holder['since']}" if since and holder.get("since") else ""
+    return f"process {holder['pid']} on {holder.get('host') or 'this computer'}{since_text}"
 
 
 def _try_lock(fd: int) -> bool:

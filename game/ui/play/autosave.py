@@ -96,6 +96,6 @@ class Autosaver:
 
 def locked_message(e: storage.Locked) -> str:
     return (
-        f"This level is open in another window ({storage.describe_holder(e.holder)}): this window "
-        f"does not autosave until that one closes (Ctrl+S saves your plan to a file)"
+        f"Open in another window ({storage.describe_holder(e.holder, since=False)}): no autosave "
+        f"here until it closes; Ctrl+S saves a copy"
     )
