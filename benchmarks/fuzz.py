@@ -6,9 +6,12 @@
 
 Surfaces: level files, edited replays (checksum recomputed), batch lines, LLM replies (hypothesis,
 cases from tests/hostile.py), event storms through the app's loop (browser, play, replay viewer,
-play with an unusable data folder) and a misbehaving endpoint on 127.0.0.1 (every mode through
-the real `llm` command). Prints, per surface, the cases tried, how they ended, the failures (any
-exception the program let out, or a case slower than --slow seconds) and the slowest case.
+play with an unusable data folder), a misbehaving endpoint on 127.0.0.1 (every mode through
+the real `llm` command, the key planted in every field it controls and in the base URL), result
+and replay files through `report` and `collab`, and two real processes writing one data folder
+(scoreboard, study log, LLM log). Prints, per surface, the cases tried, how they ended, the
+tracebacks (any exception the program let out), the hangs (cases slower than --slow seconds),
+the cases that lost work or leaked part of the key, and the slowest case.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ class Tally:
         self.name, self.slow = name, slow
         self.outcomes: Counter[str] = Counter()
         self.failures: list[str] = []
+        self.kinds: Counter[str] = Counter()  # tracebacks, hangs, lost (work lost or a key leaked)
         self.worst = 0.0
 
     def run(self, fn, *args) -> None:
@@ -59,17 +63,26 @@ class Tally:
             self.outcomes[fn(*args)] += 1
         except Exception as e:  # noqa: BLE001 - every escape is a finding
             self.outcomes["FAILED"] += 1
+            lost = isinstance(e, AssertionError) and any(
+                w in str(e) for w in ("lost", "leaked", "left behind")
+            )
+            self.kinds["lost" if lost else "tracebacks"] += 1
             lines = traceback.format_exception(e)
             self.failures.append(f"{type(e).__name__}: {str(e)[:200]}\n    at {lines[-2].strip()[:300]}")
         took = time.perf_counter() - start
         self.worst = max(self.worst, took)
         if took > self.slow:
+            self.kinds["hangs"] += 1
             self.failures.append(f"slow case: {took:.1f} s")
 
     def line(self) -> str:
         tried = sum(self.outcomes.values())
         ends = ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items()))
-        return f"{self.name:10} {tried:6} cases  {len(self.failures):3} failures  slowest {self.worst:6.2f} s  ({ends})"
+        k = self.kinds
+        return (
+            f"{self.name:10} {tried:6} cases  {k['tracebacks']:3} tracebacks  {k['hangs']:3} hangs  "
+            f"{k['lost']:3} lost  slowest {self.worst:6.2f} s  ({ends})"
+        )
 
 
 def by_hypothesis(tally: Tally, strategy, check, n: int) -> None:
@@ -260,7 +273,9 @@ def main() -> int:
     os.environ.setdefault("PARACOOK_KITCHEN_DATA", scratch.name)
     tallies = []
     for name in args.only or SURFACES:
-        tally = Tally(name, args.slow * (60 if name == "storms" else 1))  # a storm is 1,500 events
+        tally = Tally(
+            name, args.slow * (60 if name in ("storms", "writers") else 1)
+        )  # 1,500 events; 4,200 writes
         n = max(1, round(COUNTS[name] * args.scale))
         start = time.perf_counter()
         SURFACES[name](tally, n)

@@ -3,7 +3,7 @@
 Level, plan, replay, batch and data-folder files and LLM replies are read through here, so every
 failure (unreadable, not UTF-8, too large, nested too deep, a number too long to read) becomes one
 `InputError` naming the file and the place, never a traceback, a hang or a crash. The limits are
-documented in README.md (Limits)."""
+documented in docs/reliability.md."""
 
 from __future__ import annotations
 
