@@ -352,7 +352,8 @@ def check_result_file(raw: bytes, folder: Path) -> str:
     codes = []
     for argv in (
         ["report", str(path), "--format", "json"],
-        ["report", str(path)],
+        ["report", str(path), "--by", "agents", "--format", "json"],
+        ["report", str(path), "--by", "orders"],
         ["collab", str(path), "--format", "json", "--time-limit", "0.2"],
     ):
         out, err = io.StringIO(), io.StringIO()

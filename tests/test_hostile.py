@@ -967,3 +967,35 @@ def test_a_message_cannot_forge_a_line_of_another_agents_inbox():
     assert len(turn.messages[0][1]) == MAX_MESSAGE_CHARS and turn.messages[0][1].endswith("\u2026")
     assert f"message 1 was cut to {MAX_MESSAGE_CHARS:,} characters" in turn.problems
     assert f"only {MAX_MESSAGES} messages a round are sent; 13 were not" in turn.problems
+
+
+@pytest.mark.parametrize(
+    "edit, needle",
+    [
+        (
+            {"task": {"id": "t", "agents": "\u00b2"}},
+            "task field 'agents' must be a whole number, not '\u00b2'",
+        ),
+        ({"time": -1}, "'time' a number from 0 to 1,000,000"),
+        ({"time": True}, "'time' a number from 0 to 1,000,000"),
+        ({"rounds": "x", "messages": "y"}, None),
+    ],
+)
+def test_report_and_collab_name_a_bad_field(tmp_path, capsys, edit, needle):
+    from hostile import base_result
+
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({**base_result(), **edit}))
+    for argv in (["report", str(path), "--by", "agents"], ["collab", str(path), "--time-limit", "0.2"]):
+        code = main(argv)
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        if needle and argv[0] == "report":
+            assert code == 2 and needle in err
+    fifo = tmp_path / "level.yaml"
+    import os
+
+    os.mkfifo(fifo)
+    path.write_text(json.dumps({**base_result(), "level": str(fifo)}))
+    assert main(["collab", str(path), "--time-limit", "0.2"]) == 2  # at once, not blocked on the FIFO
+    assert "collab: no runs to score" in capsys.readouterr().err

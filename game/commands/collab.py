@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 row = one(data, where, args)
             except (
-                ValueError, KeyError, TypeError, ArithmeticError, RecursionError,
+                ValueError, KeyError, TypeError, AttributeError, IndexError, ArithmeticError, RecursionError,
                 TaskError, LevelError, PlanError, NoReference,
             ) as e:  # fmt: skip
                 problems.append(f"{where}: {e}")

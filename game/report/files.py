@@ -17,7 +17,7 @@ from typing import Any
 
 from game.engine import MAX_TIME, Level, simulate
 from game.engine.metrics import d_max, t_max
-from game.inputs import InputError, load_json, parse_json, read_text
+from game.inputs import InputError, load_json, parse_json, read_text, short_repr
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.levels.task import DIFFICULTY, task_info
@@ -218,6 +218,23 @@ def progress_of(
     return None, "assumed" if data["done"] else "unknown"
 
 
+TASK_COUNTS = ("agents", "orders", "seed")  # whole numbers a report groups or sorts by
+TASK_TEXTS = ("id", "category", "difficulty", "suite")
+
+
+def _task_problem(task: dict[str, Any]) -> str | None:
+    """What is wrong with a result's task description (the report groups by it), or None."""
+    for k in TASK_COUNTS:
+        v = task.get(k)
+        if v is not None and not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**9):
+            return f"'{k}' must be a whole number, not {short_repr(v)}"
+    for k in TASK_TEXTS:
+        v = task.get(k)
+        if v is not None and not isinstance(v, str):
+            return f"'{k}' must be text, not {short_repr(v)}"
+    return None
+
+
 def _time_ok(x: Any) -> bool:
     """A time a result may hold: a number (not true/false) from 0 to the engine's limit."""
     return isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= MAX_TIME
@@ -226,7 +243,7 @@ def _time_ok(x: Any) -> bool:
 def _numbers(data: dict[str, Any], key: str, where: str) -> dict[str, float]:
     v = data.get(key, {})
     if not isinstance(v, dict) or not all(_time_ok(x) for x in v.values()):
-        raise ResultError(f"{where}: field {key!r} must map each agent to a number from 0 to {MAX_TIME:g}")
+        raise ResultError(f"{where}: field {key!r} must map each agent to a number from 0 to {MAX_TIME:,}")
     return {str(a): float(x) for a, x in v.items()}
 
 
@@ -252,8 +269,11 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
             f"{where}: no 'task' field and the path does not name one "
             "(<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json)"
         )
+    bad = _task_problem(task)
+    if bad:
+        raise ResultError(f"{where}: task field {bad}")
     if not isinstance(data.get("done"), bool) or not _time_ok(data.get("time")):
-        raise ResultError(f"{where}: 'done' must be true/false and 'time' a number from 0 to {MAX_TIME:g}")
+        raise ResultError(f"{where}: 'done' must be true/false and 'time' a number from 0 to {MAX_TIME:,}")
     bounds = (data.get("t_max"), data.get("d_max"))
     if not all(_time_ok(b) for b in bounds):
         bounds = bounds_from_path(path, str(task.get("id", "")))
