@@ -331,7 +331,7 @@ def export_replays(
         fix = f"use --speed {math.ceil(end * fps / room)} or more" if room > 0 else "use a shorter --hold"
         raise ExportError(
             f"{out}: the run lasts {end:g} time units, which at --fps {fps:g} and --speed {speed:g} "
-            f"is {n:g} frames with the {held:,} of --hold; the limit is {MAX_FRAMES:,} ({fix})"
+            f"is {n:g} frames{f' with the {held:,} of --hold' if held else ''}; the limit is {MAX_FRAMES:,} ({fix})"
         )
     times = frame_times(end, fps, speed)
     frames = FrameRenderer(replays, size, title, labels)

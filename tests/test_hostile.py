@@ -698,7 +698,8 @@ def test_a_plan_that_does_not_parse_is_named_on_the_end_screen(tmp_path):
     session = new_session(tmp_path, "dan", [LEVEL_FILE])
     session.release()
     data = json.loads((session.folder / "session.json").read_text())
-    data["levels"][0].update(plan={"agent1": [{"action": "Fly"}]}, submitted=True)
+    too_long = [{"action": "Wait", "duration": 1}] * 10_001  # what the editor once let a queue grow to
+    data["levels"][0].update(plan={"agent1": too_long}, submitted=True)
     data.update(current=1, finished=True)
     (session.folder / "session.json").write_text(json.dumps(data))
     for _ in range(2):  # every reopen, not a crash loop
@@ -999,3 +1000,18 @@ def test_report_and_collab_name_a_bad_field(tmp_path, capsys, edit, needle):
     path.write_text(json.dumps({**base_result(), "level": str(fifo)}))
     assert main(["collab", str(path), "--time-limit", "0.2"]) == 2  # at once, not blocked on the FIFO
     assert "collab: no runs to score" in capsys.readouterr().err
+
+
+def test_the_frame_cap_counts_the_hold_frames(tmp_path, capsys):
+    from game.engine import parse_plan, simulate
+    from game.replay import save_replay
+
+    level = load_level(LEVEL_FILE)
+    plan = parse_plan(json.loads(PLAN_FILE.read_text()), level.agent_names)
+    replay = save_replay(tmp_path / "r.json", level, plan, simulate(level, plan, record=True))
+    out = tmp_path / "o.mp4"
+    argv = ["export", str(replay), str(out), "--fps", "120", "--speed", "0.104", "--hold", "60", "--quiet"]
+    assert main(argv) == 2  # 15,001 frames of the run fit; with 7,200 held ones they do not
+    err = capsys.readouterr().err
+    assert "is 22201 frames with the 7,200 of --hold; the limit is 20,000" in err
+    assert not out.exists() and not list(tmp_path.glob(".*part*"))
