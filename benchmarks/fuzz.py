@@ -49,6 +49,11 @@ COUNTS = {
 }
 
 
+# how many --slow a case may take: a storm is 1,500 events, a writers case 4,200 writes by two
+# processes, a result file runs through five commands
+CASE_SIZE = {"storms": 60, "writers": 60, "results": 5}
+
+
 class Tally:
     def __init__(self, name: str, slow: float):
         self.name, self.slow = name, slow
@@ -273,9 +278,7 @@ def main() -> int:
     os.environ.setdefault("PARACOOK_KITCHEN_DATA", scratch.name)
     tallies = []
     for name in args.only or SURFACES:
-        tally = Tally(
-            name, args.slow * (60 if name in ("storms", "writers") else 1)
-        )  # 1,500 events; 4,200 writes
+        tally = Tally(name, args.slow * CASE_SIZE.get(name, 1))
         n = max(1, round(COUNTS[name] * args.scale))
         start = time.perf_counter()
         SURFACES[name](tally, n)
