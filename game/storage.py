@@ -180,7 +180,7 @@ class HolderLock:
             os.close(fd)
             raise Locked(self.path, read_holder(self.path))
         me = {"pid": os.getpid(), "host": socket.gethostname(), "since": time.strftime("%Y-%m-%d %H:%M:%S")}
-        with contextlib.suppress(OSError):  # the lock holds even when the note cannot be written
+        with contextlib.suppress(OSError, AttributeError):  # the lock holds without its note (no pwrite)
             os.ftruncate(fd, 0)
             os.pwrite(fd, json.dumps(me).encode(), 0)
         self._fd = fd
