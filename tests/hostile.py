@@ -330,10 +330,13 @@ def result_files(draw: Any) -> bytes:
             )
         except (KeyError, IndexError, TypeError):
             continue
-    if kind == "replay" and draw(st.booleans()):
-        data["level"]["map"]["width"] = data["level"]["map"]["height"] = 10**6
-    if kind == "replay" and draw(st.booleans()):
-        data["level"]["orders"] = ["salad"] * 100_000
+    try:  # the level may itself have been replaced above
+        if kind == "replay" and draw(st.booleans()):
+            data["level"]["map"]["width"] = data["level"]["map"]["height"] = 10**6
+        if kind == "replay" and draw(st.booleans()):
+            data["level"]["orders"] = ["salad"] * 100_000
+    except (KeyError, IndexError, TypeError):
+        pass
     if kind == "replay":
         data = with_checksum(data)
     return json.dumps(data, allow_nan=True).encode("utf-8", "surrogatepass")
