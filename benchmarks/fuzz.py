@@ -122,7 +122,8 @@ def fuzz_storms(t: Tally, n: int) -> None:
     from game.ui import store
 
     def storm(kind: str, seed: int) -> str:
-        with tempfile.TemporaryDirectory() as d:
+        # a window's autosave thread may still be writing when the folder is removed under it
+        with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as d:
             os.environ[store.ENV_DATA] = str(Path(d) / "data")
             os.environ[store.ENV_REPLAYS] = str(Path(d) / "replays")
             if kind == "play-no-folder":
@@ -132,6 +133,7 @@ def fuzz_storms(t: Tally, n: int) -> None:
             events = hostile.storm_events(random.Random(seed), (1440, 900), 1500)
             hostile.run_storm(app, events)
             pygame.event.clear()
+            getattr(app.screen, "close", lambda: None)()  # as the window closing would
             return kind
 
     kinds = ["browser", "play", "replay", "play-no-folder"]

@@ -1015,3 +1015,44 @@ def test_the_frame_cap_counts_the_hold_frames(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "is 22201 frames with the 7,200 of --hold; the limit is 20,000" in err
     assert not out.exists() and not list(tmp_path.glob(".*part*"))
+
+
+def test_report_plot_on_a_full_disk_says_so_after_the_table(tmp_path, small_disk, capsys):
+    pytest.importorskip("matplotlib", reason="--plot needs the plot extra")
+    from hostile import base_result
+
+    (tmp_path / "r.json").write_text(json.dumps(base_result()))
+    plot = small_disk / "plot.png"
+    fill(small_disk, 0)
+    assert main(["report", str(tmp_path / "r.json"), "--plot", str(plot)]) == 1
+    captured = capsys.readouterr()
+    assert "| m | all | 1 | 100.00 |" in captured.out  # the table is printed in full
+    assert (
+        f"report: cannot write {plot}: No space left on device; the table above is complete" in captured.err
+    )
+    assert not plot.exists()
+    no_temporary_files(small_disk)
+
+
+def test_a_result_too_large_to_read_is_never_run_again_and_a_damaged_one_is_kept(
+    tmp_path, capsys, hostile_key
+):
+    from game.inputs import MAX_FILE_BYTES
+
+    levels = llm_levels(tmp_path, 2)
+    with HostileLLM(["ok"], good_reply()) as server:
+        assert run_llm(tmp_path, server, levels) == 0
+        big, damaged = sorted((tmp_path / "run" / "results").glob("*.json"))
+        with big.open("a") as f:
+            f.truncate(MAX_FILE_BYTES + 1)  # a result past the read limit (padded, as a huge one is)
+        damaged.write_text('{"done": tr')
+        served = len(server.served)
+        assert run_llm(tmp_path, server, levels) == 0
+        assert len(server.served) == served + 1  # only the damaged task ran again
+    err = capsys.readouterr().err
+    assert (
+        f"{big}: larger than the limit of {MAX_FILE_BYTES:,} bytes; counted as finished, not run again" in err
+    )
+    assert big.stat().st_size == MAX_FILE_BYTES + 1  # kept as it was
+    (kept,) = damaged.parent.glob(f"{damaged.name}.bad-*")
+    assert kept.read_text() == '{"done": tr' and json.loads(damaged.read_text())["done"]
