@@ -1000,6 +1000,8 @@ def test_report_and_collab_name_a_bad_field(tmp_path, capsys, edit, needle):
     path.write_text(json.dumps({**base_result(), "level": str(fifo)}))
     assert main(["collab", str(path), "--time-limit", "0.2"]) == 2  # at once, not blocked on the FIFO
     assert "collab: no runs to score" in capsys.readouterr().err
+    assert main(["report", str(fifo)]) == 2
+    assert f"{fifo}: not a regular file (a FIFO or device)" in capsys.readouterr().err
 
 
 def test_the_frame_cap_counts_the_hold_frames(tmp_path, capsys):

@@ -51,6 +51,8 @@ def result_files(paths: list[Path]) -> list[Path]:
             )
         elif p.is_file():
             out.append(p)
+        elif p.exists():
+            raise ResultError(f"{p}: not a regular file (a FIFO or device); give a result file or folder")
         else:
             raise ResultError(f"{p}: no such file or directory")
     return out
