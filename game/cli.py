@@ -50,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
     if not argv and "play" in names:
         argv = ["play"]
     only = argv[0] if argv and argv[0] in names else None
-    args = build_parser(only).parse_args(argv)
+    try:
+        args = build_parser(only).parse_args(argv)
+    except SystemExit as e:  # a command's option out of its range (said in one line): exit code 2
+        if only is None or e.code != 2:
+            raise
+        return 2
     if args.command is None:
         build_parser().print_help()
         return 0

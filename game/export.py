@@ -18,8 +18,10 @@ drawn side by side on one clock.
 
 from __future__ import annotations
 
+import errno
 import math
 import os
+import shutil
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -27,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from game.replay import Replay
+from game.storage import disk_message, temp_beside
 
 VIDEO_SUFFIXES = (".gif", ".mp4")
 IMAGE_SUFFIXES = (".png",)
@@ -43,6 +46,7 @@ class ExportError(ValueError):
     """Bad export arguments (unknown format, time out of range, unwritable file)."""
 
 
+DISK_NEARLY_FULL = 1024 * 1024  # bytes free under which a file cut short is put down to a full disk
 MAX_FRAMES = 20_000  # a video's frames: over half an hour at 10 fps
 
 
@@ -352,14 +356,17 @@ def export_replays(
         )
     if not (fps > 0 and math.isfinite(fps)) or not (speed > 0 and math.isfinite(speed)):
         raise ExportError(f"--fps {fps:g} and --speed {speed:g} must both be positive numbers")
-    n = frame_count(end, fps, speed) if math.isfinite(end) else math.inf
-    if n > MAX_FRAMES:
-        raise ExportError(
-            f"{out}: the run lasts {end:g} time units, which at --fps {fps:g} and --speed {speed:g} "
-            f"is {n:g} frames; the limit is {MAX_FRAMES:,} (use --speed {math.ceil(end * fps / (MAX_FRAMES - 1))} or more)"
-        )
     if not (0 <= hold <= 60 and math.isfinite(hold)):
         raise ExportError(f"--hold {hold:g}: use 0 to 60 seconds")
+    held = hold_frames(hold, fps) if suffix == ".mp4" else 0  # a GIF holds its last frame by its delay
+    n = frame_count(end, fps, speed) + held if math.isfinite(end) else math.inf
+    if n > MAX_FRAMES:
+        room = MAX_FRAMES - held - 1
+        fix = f"use --speed {math.ceil(end * fps / room)} or more" if room > 0 else "use a shorter --hold"
+        raise ExportError(
+            f"{out}: the run lasts {end:g} time units, which at --fps {fps:g} and --speed {speed:g} "
+            f"is {n:g} frames{f' with the {held:,} of --hold' if held else ''}; the limit is {MAX_FRAMES:,} ({fix})"
+        )
     times = frame_times(end, fps, speed)
     frames = FrameRenderer(replays, size, title, labels)
     extra = hold_frames(hold, fps)
@@ -376,18 +383,66 @@ def _check_size(size: tuple[int, int]) -> None:
 
 
 def _write_atomic(out: Path, write) -> None:
-    """Write next to out, then rename: an interrupted export never leaves a broken file."""
+    """Write to a temporary file beside out, check that it is whole (a full disk can leave a
+    video cut short without any error), then rename: a failed export never leaves a broken file
+    nor replaces a good one."""
     if out.parent and not out.parent.exists():
         raise ExportError(f"{out}: the folder {out.parent} does not exist")
-    tmp = out.with_name(f".{out.stem}.part{out.suffix}")
+    kept = "the existing file is unchanged" if out.exists() else "nothing was written"
     try:
-        write(tmp)
-        os.replace(tmp, out)
+        with temp_beside(out, out.suffix) as tmp:
+            write(tmp)
+            problem = file_problem(tmp)
+            if problem and shutil.disk_usage(tmp.parent).free < DISK_NEARLY_FULL:
+                raise OSError(errno.ENOSPC, "No space left on device")  # why the encoder stopped short
+            if problem:
+                raise ExportError(f"{out}: the file written is {problem}; {kept}")
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, out)
     except OSError as e:
-        raise ExportError(f"{out}: cannot write ({e.strerror or e})") from None
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+        raise ExportError(disk_message(e, out, kept)) from None
+
+
+def file_problem(path: Path) -> str | None:
+    """Why an exported PNG, GIF or MP4 is not whole (empty, cut short), or None."""
+    data_size = path.stat().st_size
+    if data_size == 0:
+        return "empty"
+    suffix = path.suffix.lower()
+    with open(path, "rb") as f:
+        head = f.read(16)
+        f.seek(-min(data_size, 16), os.SEEK_END)
+        tail = f.read()
+    if suffix == ".png" and not (head.startswith(b"\x89PNG") and tail.endswith(b"IEND\xaeB`\x82")):
+        return "cut short (no PNG end)"
+    if suffix == ".gif" and not (head.startswith(b"GIF8") and tail.endswith(b";")):
+        return "cut short (no GIF end)"
+    if suffix == ".mp4":
+        return _mp4_problem(path, data_size)
+    return None
+
+
+def _mp4_problem(path: Path, data_size: int) -> str | None:
+    """The MP4's top-level boxes must tile the file exactly and include the movie and its data."""
+    seen, at = set(), 0
+    with open(path, "rb") as f:
+        while at < data_size:
+            f.seek(at)
+            head = f.read(16)
+            if len(head) < 8:
+                return "cut short (a box header is cut)"
+            size, kind = int.from_bytes(head[:4], "big"), head[4:8]
+            if size == 1:
+                size = int.from_bytes(head[8:16], "big")
+            elif size == 0:
+                size = data_size - at
+            if size < 8 or at + size > data_size:
+                return f"cut short (its {kind.decode('latin-1')!r} box runs past the end)"
+            seen.add(kind)
+            at += size
+    missing = [k.decode() for k in (b"moov", b"mdat") if k not in seen]
+    return f"cut short (no {', '.join(missing)} box)" if missing else None
 
 
 def _write_png(frames: FrameRenderer, path: Path, at: float) -> None:
@@ -487,7 +542,7 @@ def _write_mp4(frames, path, times, fps, speed, decimals, hold, bar) -> None:
         codec="libx264",
         quality=7,
         macro_block_size=BLOCK,
-        ffmpeg_log_level="error",
+        ffmpeg_log_level="fatal",  # a failure is found by checking the file, and said in one line
         output_params=["-preset", "veryfast"],
     )
     try:

@@ -3,12 +3,14 @@
 Level, plan, replay, batch and data-folder files and LLM replies are read through here, so every
 failure (unreadable, not UTF-8, too large, nested too deep, a number too long to read) becomes one
 `InputError` naming the file and the place, never a traceback, a hang or a crash. The limits are
-documented in README.md (Limits)."""
+documented in docs/reliability.md."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,10 @@ MAX_DEPTH = 64  # nesting of JSON arrays/objects and YAML collections
 MAX_YAML_NODES = 200_000  # YAML nodes counted with every alias expanded
 MAX_MAP_SIDE = 100  # tiles per side of a kitchen
 MAX_REPLY_CHARS = 2_000_000  # an LLM reply
+MAX_ORDERS = 1_000  # orders of one level
+MAX_TITLE_CHARS = 200  # a level's title or name, an export's --title
+MAX_DESCRIPTION_CHARS = 10_000  # a level's description
+MAX_PARTICIPANT_CHARS = 100  # a study participant's name
 
 
 class InputError(ValueError):
@@ -29,7 +35,11 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
     """A file's text: refused when unreadable, larger than `limit` bytes or not UTF-8."""
     path = Path(path)
     try:
-        with path.open("rb") as f:
+        # non-blocking, so that opening a FIFO nobody writes to returns at once (refused below)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise InputError(f"{path}: not a regular file (a folder, FIFO or device); give a file")
             data = f.read(limit + 1)
     except OSError as e:
         raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
@@ -127,6 +137,18 @@ def plain_data_problem(value: Any, where: str, depth: int = 0) -> str | None:
         return None
     kind = type(value).__name__
     return f"{where}: a {kind} value is not allowed (only text, numbers, true/false, null, lists, mappings)"
+
+
+def finite(value: Any) -> Any:
+    """`value` with every NaN or infinite number replaced by None: what a JSON output may hold
+    (strict JSON has no NaN or Infinity)."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [finite(v) for v in value]
+    return value
 
 
 def short_repr(value: Any, n: int = 60) -> str:

@@ -9,6 +9,9 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +25,12 @@ LEVEL_FILE = ROOT / "levels" / "tutorial" / "01_first_salad.yaml"
 LEVEL_TEXT = LEVEL_FILE.read_text(encoding="utf-8")
 PLAN_FILE = ROOT / "tests" / "data" / "tutorial_plans" / "01_first_salad.json"
 SECRET = "sk-hostile-secret-9876543210"
+
+
+def leaked_part(text: str, secret: str = SECRET, n: int = 8) -> str | None:
+    """The first piece of `secret` (n characters or more) found in `text`, or None."""
+    return next((secret[i : i + n] for i in range(len(secret) - n + 1) if secret[i : i + n] in text), None)
+
 
 # -- building blocks ------------------------------------------------------------------------------
 ODD_TEXT = [
@@ -273,6 +282,102 @@ def check_replay(data: dict[str, Any], folder: Path) -> str:
     return "loaded"
 
 
+# -- result files read by report and collab ------------------------------------------------------------
+def base_result() -> dict[str, Any]:
+    """A real result (the first tutorial, solved) as the runners write it, naming its level."""
+    from game.engine import simulate
+    from game.levels import load_level
+    from game.levels.task import task_info
+
+    level = load_level(LEVEL_FILE)
+    plan = json.loads(PLAN_FILE.read_text())
+    result = simulate(level, plan, level.rules).to_dict()
+    return {**result, "task": task_info(level), "plan": plan, "level": str(LEVEL_FILE), "model": "m"}
+
+
+RAW_RESULTS = [
+    b"\xff\xfe{}",
+    "{}".encode("utf-16"),
+    b"\xef\xbb\xbf{}",
+    b"[" * 5000 + b"]" * 5000,
+    b'{"done": true, "time": 1' + b"0" * 400 + b"}",
+    b'{"done": true, "time": ' + b"9" * 5000 + b"}",
+    b'{"done": true, "time": NaN, "task": {}, "t_max": 1, "d_max": 1}',
+    b'{"done": true, "time": Infinity, "task": {}, "t_max": 1, "d_max": 1}',
+    b"\x00",
+    b"",
+]
+
+
+@st.composite
+def result_files(draw: Any) -> bytes:
+    """Result or replay file bytes: a real one with one to three fields replaced, a replay
+    claiming a huge map or many orders, or raw hostile bytes."""
+    kind = draw(st.sampled_from(["result", "result", "replay", "raw"]))
+    if kind == "raw":
+        return draw(st.sampled_from(RAW_RESULTS))
+    data = base_result() if kind == "result" else base_replay()
+    paths = [p for p in _paths(data) if p and p[0] != "checksum"]
+    for _ in range(draw(st.integers(1, 3))):
+        path = draw(st.sampled_from(paths))
+        parent = data
+        try:
+            for key in path[:-1]:
+                parent = parent[key]
+            parent[path[-1]] = draw(
+                json_values
+                | st.sampled_from([10**6, 10**400, -1, True, "\u00b2", 1e308, [None] * 3, nested(100)])
+            )
+        except (KeyError, IndexError, TypeError):
+            continue
+    try:  # the level may itself have been replaced above
+        if kind == "replay" and draw(st.booleans()):
+            data["level"]["map"]["width"] = data["level"]["map"]["height"] = 10**6
+        if kind == "replay" and draw(st.booleans()):
+            data["level"]["orders"] = ["salad"] * 100_000
+    except (KeyError, IndexError, TypeError):
+        pass
+    if kind == "replay":
+        data = with_checksum(data)
+    return json.dumps(data, allow_nan=True).encode("utf-8", "surrogatepass")
+
+
+def check_result_file(raw: bytes, folder: Path) -> str:
+    """report (md and json) and collab (json) on one result file: a table or a refusal naming the
+    file, never a traceback; a JSON output is strict JSON (no NaN or Infinity)."""
+    import contextlib
+    import io
+
+    from game.cli import main
+
+    path = folder / "r.json"
+    path.write_bytes(raw)
+    codes = []
+    for argv in (
+        ["report", str(path), "--format", "json"],
+        ["report", str(path), "--by", "agents", "--format", "json"],
+        ["report", str(path), "--by", "orders"],
+        ["collab", str(path), "--format", "json", "--time-limit", "0.2"],
+    ):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv)
+        assert code in (0, 1, 2), (argv, code)
+        assert "Traceback" not in err.getvalue()
+        if code == 0 and "json" in argv:
+            json.loads(out.getvalue(), parse_constant=_strict)
+        elif code != 0:
+            assert (
+                str(path) in err.getvalue() or "no results" in err.getvalue() or "no runs" in err.getvalue()
+            ), err.getvalue()
+        codes.append(code)
+    return "read" if codes[0] == 0 else "refused"
+
+
+def _strict(name: str) -> None:
+    raise AssertionError(f"{name} in a JSON output")
+
+
 # -- batch lines --------------------------------------------------------------------------------------
 actions = st.fixed_dictionaries(
     {"action": st.sampled_from(["MoveTo", "Interact", "Process", "Wait", "Finish"]) | odd_text},
@@ -454,7 +559,9 @@ class HostileLLM:
     `modes` (a list taken in turn; the last repeats). Modes: ok (a good plan), invalid_json (200
     with a body that is not JSON), null_message, no_choices, deep (a reply nested 5,000 deep),
     huge_int (a Wait of 5,000 digits), echo_key (401 echoing the key and Authorization header),
-    trickle (headers, then one byte a second), html (200 text/html)."""
+    trickle (headers, then one byte a second), html (200 text/html), echo_key_deep (500 with the
+    key after 270 characters of error), key_everywhere (200 whose text, station and action names,
+    message, finish reason and usage all carry the key), surrogate (a reply with a lone surrogate)."""
 
     def __init__(self, modes: list[str], good_reply: str = "") -> None:
         self.modes = list(modes)
@@ -507,6 +614,30 @@ class HostileLLM:
             "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
         }
 
+    def keyed(self) -> dict[str, Any]:
+        """A completion planting the key in every field an endpoint controls."""
+        reply = {
+            "actions": [
+                {"action": SECRET},
+                {"action": "Move", "to": SECRET},
+                {"action": "Process", "station": SECRET},
+            ],
+            "messages": [{"to": "all", "text": f"key {SECRET}"}],
+            "agent1": [{"action": "Process", "station": SECRET}, {"action": SECRET}],
+            "agent2": [{"action": "Move", "to": SECRET}],
+            "note": SECRET,
+        }
+        body = self.completion(f"My key is {SECRET}.\n```json\n{json.dumps(reply)}\n```\n{SECRET}")
+        body["choices"][0]["finish_reason"] = SECRET
+        body["usage"] = {
+            "prompt_tokens": SECRET,
+            "completion_tokens": 3,
+            "total_tokens": SECRET,
+            "note": SECRET,
+        }
+        body["model"] = body["id"] = SECRET
+        return body
+
     def answer(self, h: BaseHTTPRequestHandler, mode: str) -> None:
         auth = h.headers.get("Authorization", "")
         bodies: dict[str, tuple[int, str, bytes]] = {
@@ -519,6 +650,9 @@ class HostileLLM:
             "big_int": (200, "application/json", json.dumps(self.completion('{"agent1": [{"action": "Wait", "duration": 1' + "0" * 400 + "}]}")).encode()),
             "echo_key": (401, "application/json", json.dumps({"error": {"message": f"Incorrect API key provided: {SECRET}. You sent Authorization: {auth}", "type": "invalid_request_error"}}).encode()),
             "html": (200, "text/html", b"<html>busy</html>"),
+            "echo_key_deep": (500, "application/json", json.dumps({"error": {"message": "x" * 270 + SECRET + " " + auth, "type": SECRET}}).encode()),
+            "key_everywhere": (200, "application/json", json.dumps(self.keyed()).encode()),
+            "surrogate": (200, "application/json", json.dumps(self.completion("\ud800 " + self.good_reply)).encode()),
         }  # fmt: skip
         if mode == "trickle":
             body = json.dumps(self.completion(self.good_reply)).encode()
@@ -540,3 +674,60 @@ class HostileLLM:
         h.send_header("Content-Length", str(len(body)))
         h.end_headers()
         h.wfile.write(body)
+
+
+# -- other processes ------------------------------------------------------------------------------
+def python(code: str, *args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", textwrap.dedent(code), *args],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kw,
+    )
+
+
+HOLD = """
+    import sys
+    from game.storage import HolderLock
+    HolderLock(sys.argv[1]).acquire()
+    print("held", flush=True)
+    sys.stdin.read()
+"""
+
+
+class Holder:
+    """Another process holding a lock until the test lets it go (or kills it)."""
+
+    def __init__(self, path: Path):
+        self.proc = python(HOLD, str(path))
+        assert self.proc.stdout.readline().strip() == "held", self.proc.stderr.read()
+
+    def release(self) -> None:
+        self.proc.communicate("", timeout=30)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=30)
+
+
+WRITER = """
+    import sys
+    from types import SimpleNamespace
+    from game.levels import load_level
+    from game.planners.llm.log import RunLog
+    from game.storage import append_line
+    from game.ui import store
+
+    n_scores, n_lines, tag = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    level = load_level("levels/tutorial/01_first_salad.yaml")
+    log = RunLog(store.data_dir() / "log.jsonl")
+    for i in range(max(n_scores, n_lines)):
+        if i < n_scores:
+            store.record_score(level, SimpleNamespace(time=i, md=0, au=0), source=tag)
+        if i < n_lines:
+            append_line(store.data_dir() / "study.jsonl", f'{{"tag": "{tag}", "i": {i}}}')
+            log.write({"tag": tag, "i": i, "text": "x" * (i % 500)})
+"""

@@ -85,13 +85,13 @@ def test_png_at_a_time_shows_that_moment(tmp_path):
         (["out.png"], "give --at T"),
         (["out.png", "--at", "99"], "outside the run (0 to 35)"),
         (["out.avi"], "unknown format .avi"),
-        (["out.gif", "--fps", "0"], "must both be positive"),
+        (["out.gif", "--fps", "0"], "argument --fps: must be a number from 0.1 to 120, not 0"),
         (["missing/out.gif"], "does not exist"),
         (["out.gif", "--at", "3"], "--at picks one moment"),
         (["out.mp4", "--at", "3"], "write a .png"),
         (["out.gif", "--size", "big"], "expected WIDTHxHEIGHT"),
         (["out.gif", "--size", "100x5000"], "use 160x160 to 3840x2160"),
-        (["out.gif", "--hold", "-1"], "--hold -1"),
+        (["out.gif", "--hold", "-1"], "argument --hold: must be a number from 0 to 60, not -1"),
     ],
 )
 def test_bad_export_arguments_are_refused(tmp_path, capsys, monkeypatch, args, needle):

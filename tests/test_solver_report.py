@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from statistics import fmean
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from game.levels import load_level
 from game.planners.solver import lower_bound
-from game.report.files import load_runs
+from game.report.files import ResultError, load_runs
 from game.report.metrics import report_rows
 
 
@@ -146,6 +147,12 @@ def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number(tmp_path, 
     }
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record))
+    if isinstance(value, float) and not math.isfinite(value):  # NaN/Infinity are not JSON: refused
+        with pytest.raises(
+            ResultError, match=r"r\.json: not usable JSON \((NaN|-?Infinity) is not a JSON number\)"
+        ):
+            load_runs([path])
+        return
     (run,), _ = load_runs([path])
     usable = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < float("inf")
     assert run.bound == (float(value) if usable else None)

@@ -9,8 +9,10 @@ from pathlib import Path
 
 from game.planners.abstract import AbstractError, find_task_files, load_task, optimum, table
 from game.planners.llm import ABSTRACT_METHODS
+from game.planners.llm.redact import mask_url
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
+from .ranges import seconds, whole
 
 NAME = "abstract"
 HELP = "Abstract scheduling tasks: an LLM's answers scored (SR, pOCT, nOCT) against the optimum."
@@ -26,11 +28,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model name as the endpoint knows it")
     p.add_argument("--optimum", action="store_true", help="only print each task's optimum (no model)")
     p.add_argument("--method", choices=ABSTRACT_METHODS, default="io", help="io or cot (default io)")
-    p.add_argument("--agents", type=int, default=2, help="number of agents (default 2)")
+    p.add_argument("--agents", type=whole(1, 100), default=2, help="number of agents (default 2)")
     add_endpoint_arguments(p)
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=seconds(),
         default=10.0,
         metavar="S",
         help="CP-SAT time per task; an optimum not proven by then is marked (default 10)",
@@ -70,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
                 "model": args.model,
                 "method": args.method,
                 "agents": args.agents,
-                "base_url": args.base_url,
+                "base_url": mask_url(args.base_url),
                 "temperature": args.temperature,
                 "attempts": args.attempts,
             },

@@ -9,10 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from game.analysis.collaboration import BETA, NoReference, collaboration, reference_for
+from game.commands.ranges import number, seconds
 from game.engine import Level, PlanError, parse_plan, simulate
+from game.inputs import finite
 from game.levels import LevelError
 from game.levels.catalog import LEVELS_DIR
 from game.planners.llm.tasks import MAP_WITH_ORDERS, TaskError, load_spec
+from game.replay.check import checked_level
 from game.replay.file import FORMAT as REPLAY_FORMAT
 from game.report.files import ResultError, is_result, label_of, read_records, result_files
 
@@ -25,13 +28,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("md", "json"), default="md", help="table (md, default) or json")
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=seconds(3600),
         default=2.0,
         metavar="S",
         help="built-in planner's limit when a level names no reference plan (default 2)",
     )
     p.add_argument(
-        "--beta", type=float, default=BETA, help=f"weight of a redundant action (default {BETA:g})"
+        "--beta", type=number(0, 100), default=BETA, help=f"weight of a redundant action (default {BETA:g})"
     )
 
 
@@ -39,7 +42,7 @@ def level_of(data: dict[str, Any]) -> tuple[Level, Path | None]:
     """The run's level (and its file, where references are looked up)."""
     spec = data.get("level")
     if isinstance(spec, dict):  # a replay carries its level; its file, when it is one of ours
-        level = Level.from_dict(spec)
+        level = checked_level(spec)  # as strictly as a level file: size, orders, text
         ours = LEVELS_DIR / f"{level.meta.get('id')}.yaml"
         return level, ours if level.meta.get("id") and ours.is_file() else None
     if not isinstance(spec, str):
@@ -99,12 +102,20 @@ def run(args: argparse.Namespace) -> int:
         return 2
     rows, problems = [], []
     for f in files:
-        for where, data in read_records(f):
+        try:
+            records = read_records(f)
+        except ResultError as e:
+            problems.append(str(e))
+            continue
+        for where, data in records:
             if not is_result(data):
                 continue
             try:
                 row = one(data, where, args)
-            except (ValueError, KeyError, TypeError, TaskError, LevelError, PlanError, NoReference) as e:
+            except (
+                ValueError, KeyError, TypeError, AttributeError, IndexError, ArithmeticError, RecursionError,
+                TaskError, LevelError, PlanError, NoReference,
+            ) as e:  # fmt: skip
                 problems.append(f"{where}: {e}")
                 continue
             rows.append({"run": label_of(data, f), **row})
@@ -113,5 +124,5 @@ def run(args: argparse.Namespace) -> int:
     if not rows:
         print("collab: no runs to score", file=sys.stderr)
         return 2
-    print(json.dumps(rows, indent=1) if args.format == "json" else table(rows))
+    print(json.dumps(finite(rows), indent=1, allow_nan=False) if args.format == "json" else table(rows))
     return 0

@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .ranges import number, seconds, whole
+
 if TYPE_CHECKING:  # the client pulls in openai: imported when a command runs, not for --help
     from game.planners.llm.client import ChatClient
 
@@ -19,15 +21,21 @@ def add_endpoint_arguments(p: argparse.ArgumentParser) -> None:
         metavar="VAR",
         help="environment variable holding the API key (default OPENAI_API_KEY)",
     )
-    p.add_argument("--concurrency", type=int, default=4, metavar="N", help="requests at once (default 4)")
-    p.add_argument("--attempts", type=int, default=3, help="tries per task, with error feedback (default 3)")
-    p.add_argument("--temperature", type=float, help="sampling temperature (default: the endpoint's)")
-    p.add_argument("--max-tokens", type=int, help="cap on each reply's length")
-    p.add_argument("--timeout", type=float, default=600.0, metavar="S", help="per request (default 600)")
-    p.add_argument("--retries", type=int, default=6, help="retries on 429/5xx/timeouts (default 6)")
+    p.add_argument(
+        "--concurrency", type=whole(1, 1024), default=4, metavar="N", help="requests at once (default 4)"
+    )
+    p.add_argument(
+        "--attempts", type=whole(1, 100), default=3, help="tries per task, with error feedback (default 3)"
+    )
+    p.add_argument(
+        "--temperature", type=number(0, 2), help="sampling temperature, 0 to 2 (default: the endpoint's)"
+    )
+    p.add_argument("--max-tokens", type=whole(1, 10_000_000), help="cap on each reply's length")
+    p.add_argument("--timeout", type=seconds(), default=600.0, metavar="S", help="per request (default 600)")
+    p.add_argument("--retries", type=whole(0, 100), default=6, help="retries on 429/5xx/timeouts (default 6)")
     p.add_argument(
         "--backoff",
-        type=float,
+        type=number(0, 3600),
         default=1.0,
         metavar="S",
         help="first retry delay, doubled each time (default 1)",

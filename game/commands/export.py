@@ -7,7 +7,11 @@ import argparse
 import os
 import sys
 
+from game.commands import ranges
+from game.commands.ranges import number, text
 from game.commands.replay import viewable
+from game.engine import MAX_TIME
+from game.inputs import MAX_TITLE_CHARS
 from game.replay import ReplayError, load_replay
 
 NAME = "export"
@@ -24,27 +28,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="REPLAY",
         help="one or two replay JSONs, then OUT.gif, OUT.mp4, OUT.png or OUT.html (a page to open in a browser)",
     )
-    p.add_argument("--fps", type=float, default=10, help="video frames per second (default 10)")
+    p.add_argument("--fps", type=number(0.1, 120), default=10, help="video frames per second (default 10)")
     p.add_argument(
         "--speed",
-        type=float,
+        type=number(0.001, 1_000_000),
         default=2.0,
         help="kitchen time units per video second (default 2: a run of 60 lasts 30 s)",
     )
-    p.add_argument("--at", type=float, metavar="T", help="the moment a PNG shows (PNG only)")
+    p.add_argument("--at", type=number(0, MAX_TIME), metavar="T", help="the moment a PNG shows (PNG only)")
     p.add_argument("--size", default="1280x720", metavar="WxH", help="output size (default 1280x720)")
     p.add_argument(
-        "--hold", type=float, default=2.0, metavar="S", help="seconds the last frame stays (default 2)"
+        "--hold",
+        type=number(0, 60),
+        default=2.0,
+        metavar="S",
+        help="seconds the last frame stays (default 2)",
     )
-    p.add_argument("--title", help="a caption for the header (default: the level and its orders)")
+    p.add_argument(
+        "--title",
+        type=text(MAX_TITLE_CHARS, "a title"),
+        help="a caption for the header (default: the level and its orders)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def parse_size(text: str) -> tuple[int, int]:
-    w, _, h = text.lower().partition("x")
-    if not (w.isdigit() and h.isdigit()):
-        raise ValueError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1280x720")
-    return int(w), int(h)
+def parse_size(value: str) -> tuple[int, int]:
+    return ranges.size(value)  # then export checks the sizes it draws (160x160 to 3840x2160)
 
 
 def run(args: argparse.Namespace) -> int:

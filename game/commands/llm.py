@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from game.planners.llm import KNOWLEDGE, METHODS
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
+from .ranges import whole
 
 if TYPE_CHECKING:
     from game.planners.llm.client import ChatClient
@@ -46,8 +47,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default="shared",
         help="decentralized: shared (every agent sees the recipes, default) or split (only the first)",
     )
-    p.add_argument("--rounds", type=int, default=20, help="decentralized: most rounds per task (default 20)")
-    p.add_argument("--max-steps", type=int, default=40, help="msreact: most steps per task (default 40)")
+    p.add_argument(
+        "--rounds", type=whole(1, 1000), default=20, help="decentralized: most rounds per task (default 20)"
+    )
+    p.add_argument(
+        "--max-steps", type=whole(1, 10_000), default=40, help="msreact: most steps per task (default 40)"
+    )
     p.add_argument("--shard", metavar="K/N", help="run only shard K of N (e.g. 2/4)")
     p.add_argument(
         "--out",

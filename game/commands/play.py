@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from game.commands import ranges
 from game.engine import RULESETS
 
 NAME = "play"
@@ -30,9 +31,10 @@ def run(args: argparse.Namespace) -> int:
     from game.levels import LevelError, load_level
     from game.ui import store
 
-    size = parse_size(args.size)
-    if size is None and args.size:
-        print(f"play: --size must look like 1440x900, got {args.size!r}", file=sys.stderr)
+    try:
+        size = parse_size(args.size)
+    except ValueError as e:
+        print(f"play: {e}", file=sys.stderr)
         return 2
     level = plan = None
     if args.level:
@@ -53,10 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
-    if not text:
-        return None
-    w, _, h = text.lower().partition("x")
-    return (int(w), int(h)) if w.isdigit() and h.isdigit() else None
+    """The window size asked for (None: the default); ValueError naming the range."""
+    return ranges.size(text) if text else None
 
 
 def open_window(level, plan, size) -> int:

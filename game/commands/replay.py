@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 
+from game.commands import ranges
 from game.replay import Replay, ReplayError, load_replay
 
 NAME = "replay"
@@ -57,12 +58,10 @@ def no_window(why: str, path: str) -> int:
 
 
 def parse_size(text: str | None) -> tuple[int, int] | None:
+    """The window size asked for (None: the largest that fits the screen); ValueError naming the range."""
     if text is None:
         return None
-    try:
-        w, h = (int(v) for v in text.lower().split("x"))
-    except ValueError:
-        raise ValueError(f"--size {text!r}: expected WIDTHxHEIGHT, e.g. 1440x900") from None
+    w, h = ranges.size(text)
     return (max(960, w), max(640, h))
 
 

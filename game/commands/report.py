@@ -12,6 +12,7 @@ from game.report.failures import FAILURE_FORMATS, Prices, failures
 from game.report.files import ResultError, load_runs
 from game.report.metrics import DEDUPE_MODES, FORMATS, GROUPINGS, Run, dedupe, keep_apart, report_rows
 from game.report.paper import PAPER_FORMATS, paper_table, parse_metrics, rows_to_latex
+from game.storage import disk_message, write_through
 
 PLOT_EXTRA = 'pip install -e ".[plot]"'
 NAME = "report"
@@ -176,8 +177,18 @@ def _report(
     if args.plot:
         from game.report.plot import plot_rows
 
-        plot_rows(rows, Path(args.plot))
-        print(f"plot written to {args.plot}", file=sys.stderr)
+        return _write_plot(args.plot, lambda tmp: plot_rows(rows, tmp))
+    return 0
+
+
+def _write_plot(path: str, draw) -> int:
+    """The plot under a temporary name, renamed into place; a full disk said in one line."""
+    try:
+        write_through(Path(path), draw)
+    except OSError as e:
+        print(f"report: {disk_message(e, path, 'the table above is complete')}", file=sys.stderr)
+        return 1
+    print(f"plot written to {path}", file=sys.stderr)
     return 0
 
 
@@ -189,8 +200,7 @@ def _study(args: argparse.Namespace, runs: list[Run], paths: list[Path]) -> int:
     if args.plot:
         from game.report.study_plot import plot_study
 
-        plot_study(report.runs, Path(args.plot))
-        print(f"plot written to {args.plot}", file=sys.stderr)
+        return _write_plot(args.plot, lambda tmp: plot_study(report.runs, tmp))
     return 0
 
 

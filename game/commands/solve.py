@@ -10,9 +10,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from game.commands.ranges import jobs, seconds
 from game.engine import RULESETS
 from game.levels import LevelError, load_level
 from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, lower_bound, solve
+from game.storage import disk_message, write_json_atomic
 
 NAME = "solve"
 HELP = "Plan a level with the built-in planner; print OCT, its lower bound and the gap."
@@ -25,7 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", choices=sorted(RULESETS), help="rule set (default: the level's)")
     p.add_argument(
         "--time-limit",
-        type=float,
+        type=seconds(),
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
         help=f"seconds of search per level (default {DEFAULT_TIME_LIMIT:g}); the same "
@@ -50,11 +52,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--jobs",
-        type=int,
+        type=jobs,
         default=1,
         metavar="N",
         help="processes: for one level, N searches with different seeds (the best wins; the same N "
-        "gives the same plan); with --suite, N levels at once",
+        "gives the same plan); with --suite, N levels at once; at most the computer's cores",
     )
     p.add_argument(
         "--exact",
@@ -96,12 +98,19 @@ def run(args: argparse.Namespace) -> int:
         from game.planners.solver.proven import with_exact
 
         sol, outcome = with_exact(sol)
-    if args.out and sol.done:
-        write_json(Path(args.out), sol.plan)
-    if args.replay and sol.done:
-        from game.replay import save_replay
+    try:
+        if args.out and sol.done:
+            write_json(Path(args.out), sol.plan)
+        if args.replay and sol.done:
+            from game.replay import save_replay
 
-        save_replay(args.replay, level, _parsed(sol), sol.result, source(sol, args.time_limit))
+            save_replay(args.replay, level, _parsed(sol), sol.result, source(sol, args.time_limit))
+    except OSError as e:
+        print(
+            f"solve: {disk_message(e, e.filename or args.out, 'the plan is printed below')}", file=sys.stderr
+        )
+        print(json.dumps(sol.plan))
+        return 1
     if args.json:
         print(json.dumps({**sol.result.to_dict(), **sol.summary(), "plan": sol.plan}))
     else:
@@ -177,10 +186,7 @@ def describe(sol: Solution, args: argparse.Namespace) -> str:
 
 
 def write_json(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+    write_json_atomic(path, data)
 
 
 # -- suites -----------------------------------------------------------------------------------
@@ -293,8 +299,18 @@ def solve_one(job: tuple) -> tuple[str, bool, str]:
     """Solve one suite level and save it; a failure to save is reported, and retried next run."""
     try:
         return save_solution(job)
-    except (OSError, ValueError) as e:
+    except OSError as e:
+        return (
+            job[0],
+            False,
+            f"{job[0]}: not saved ({disk_message(e, e.filename or out_of(job))}; run again to retry)",
+        )
+    except ValueError as e:
         return job[0], False, f"{job[0]}: not saved ({e})"
+
+
+def out_of(job: tuple) -> str:
+    return str(job[5])
 
 
 def save_solution(job: tuple) -> tuple[str, bool, str]:

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from game.commands.ranges import whole
 from game.study.levels import HUMAN_STUDY
 
 NAME = "study"
@@ -29,7 +30,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "needs --participant; see docs/human-study.md",
     )
     p.add_argument("--order", choices=("fixed", "shuffled"), default="shuffled", help="level order")
-    p.add_argument("--seed", type=int, help="seed of the shuffled order (default: from the clock)")
+    p.add_argument(
+        "--seed", type=whole(0, 2**32 - 1), help="seed of the shuffled order (default: from the clock)"
+    )
     p.add_argument("--new", action="store_true", help="start anew even if the participant has a session open")
     p.add_argument(
         "--size", metavar="WxH", help="window size, e.g. 1024x700 (default: the largest that fits the screen)"
@@ -107,7 +110,11 @@ def cmd_session(args: argparse.Namespace) -> int:
     from game.ui.app import App, open_window
     from game.ui.screens.study import StudyIntroScreen, StudySetupScreen, open_session, studies_dir
 
-    size = parse_size(args.size)
+    try:
+        size = parse_size(args.size)
+    except ValueError as e:
+        print(f"study: {e}", file=sys.stderr)
+        return 2
     protocol = None
     try:
         if args.protocol:
@@ -131,6 +138,11 @@ def cmd_session(args: argparse.Namespace) -> int:
             and SessionStore.open(f).session.protocol == (protocol.name if protocol else "")
         ]
         if mine and not args.new:
+            try:
+                SessionStore.open(mine[0]).claim()
+            except SessionError as e:
+                print(f"error: {e}", file=sys.stderr)
+                return 2
             print(f"resuming {mine[0]}", file=sys.stderr)
             screen_factory = lambda: open_session(mine[0], None, size)  # noqa: E731
         else:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from game.engine import AgentStart, Level, Station
 from game.engine.level import default_cookware
+from game.storage import write_atomic
 
 from .catalog import load_catalog
 from .format import level_to_yaml
@@ -156,8 +157,7 @@ def write_suite(out_dir: Path = SUITE_DIR) -> list[Path]:
     written = []
     for task, text in suite_texts():
         path = task.path(out_dir)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(text.encode("utf-8"))
+        write_atomic(path, text.encode("utf-8"))
         written.append(path)
     return written
 

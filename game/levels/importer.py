@@ -12,6 +12,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from game.storage import write_atomic
+
 from .catalog import dish_name, load_catalog, resolve_orders
 from .errors import LevelError
 from .format import level_to_yaml
@@ -122,8 +124,7 @@ def import_paracook(src: Path, out: Path) -> tuple[list[Path], list[str]]:
                     / f"agent_num_{m['agents']}"
                     / f"orders_num_{count}.yaml"
                 )
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(text, encoding="utf-8")
+                write_atomic(path, text)
                 written.append(path)
         except LevelError as e:
             problems.append(str(e))

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from game.engine import Level
+from game.storage import write_atomic
 
 from .errors import LevelError
 
@@ -92,11 +93,7 @@ def write_index(folder: Path, times: list[HumanTime]) -> Path:
         "format": INDEX_FORMAT,
         "tasks": [{"id": h.task_id, "time": h.time, "digest": h.digest} for h in times],
     }
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_atomic(path, json.dumps(data, indent=1) + "\n")
 
 
 def read_index(folder: Path) -> list[HumanTime]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from game.engine import RULESETS, Level
 from game.engine.level import START_ITEMS, STATION_KINDS
-from game.inputs import MAX_MAP_SIDE, plain_data_problem
+from game.inputs import MAX_DESCRIPTION_CHARS, MAX_MAP_SIDE, MAX_ORDERS, MAX_TITLE_CHARS, plain_data_problem
 
 # Scenario options a level may set (absent: the benchmark's behaviour).
 OPTIONS = ("burn_after", "serve_within", "can_use")
@@ -178,9 +178,18 @@ def _form_issues(level: Level) -> list[Issue]:
                 f"{level.width}x{level.height} is too large (at most {MAX_MAP_SIDE} tiles a side)",
             )
         )
-    for name in ("title", "description", "name"):
-        if not isinstance(getattr(level, name), str):
+    for name, most in (
+        ("title", MAX_TITLE_CHARS),
+        ("description", MAX_DESCRIPTION_CHARS),
+        ("name", MAX_TITLE_CHARS),
+    ):
+        value = getattr(level, name)
+        if not isinstance(value, str):
             issues.append(Issue(("level", name), "must be text"))
+        elif len(value) > most:
+            issues.append(Issue(("level", name), f"{len(value):,} characters; at most {most:,}"))
+    if len(level.orders) > MAX_ORDERS:
+        issues.append(Issue(("level", "orders"), f"{len(level.orders):,} orders; at most {MAX_ORDERS:,}"))
     for problem in meta_problems(level.meta):
         where, message = problem.split(": ", 1)
         issues.append(Issue(("level", where), message))
@@ -190,7 +199,7 @@ def _form_issues(level: Level) -> list[Issue]:
 def level_issues(level: Level) -> list[Issue]:
     """Problems that make the level unplayable (empty when it is fine)."""
     form = _form_issues(level)
-    if any(i.subject == ("level", "size") for i in form):
+    if any(i.subject in (("level", "size"), ("level", "orders")) for i in form):
         return form  # a huge kitchen is refused before anything walks over it
     issues = form + _station_issues(level) + _agent_issues(level) + option_issues(level)
     if level.rules not in RULESETS:

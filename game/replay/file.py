@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from typing import Any
 from game.engine import Level, Plan, Result, Timeline, plan_to_dict
 from game.engine.diagnosis import Diagnosis
 from game.inputs import InputError, parse_json, read_text
+from game.storage import write_atomic
 
 from .check import ReplayContentError, rerun
 
@@ -70,12 +70,7 @@ def save_replay(
     path: str | Path, level: Level, plan: Plan, result: Result, source: dict[str, Any] | None = None
 ) -> Path:
     """Write atomically: a crash mid-write never leaves half a file behind."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_bytes(replay_bytes(level, plan, result, source))
-    os.replace(tmp, path)
-    return path
+    return write_atomic(path, replay_bytes(level, plan, result, source))
 
 
 def parse_replay(data: Any, source: str = "replay") -> Replay:

@@ -10,17 +10,18 @@ the lower bound beside OCT (OCT/LB) is the one a planner result records, else co
 
 from __future__ import annotations
 
-import json
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from game.engine import Level, simulate
+from game.engine import MAX_TIME, Level, simulate
 from game.engine.metrics import d_max, t_max
+from game.inputs import InputError, load_json, parse_json, read_text, short_repr
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.levels.task import DIFFICULTY, task_info
+from game.replay.check import checked_level
 from game.report.failures import usage_of_record
 from game.report.metrics import Run
 from game.report.talk import talk_of_record
@@ -51,6 +52,8 @@ def result_files(paths: list[Path]) -> list[Path]:
             )
         elif p.is_file():
             out.append(p)
+        elif p.exists():
+            raise ResultError(f"{p}: not a regular file (a FIFO or device); give a result file or folder")
         else:
             raise ResultError(f"{p}: no such file or directory")
     return out
@@ -78,9 +81,9 @@ def _run_extra(f: Path, top: Path) -> bool:
 def read_records(path: Path) -> list[tuple[str, Any]]:
     """(where, object) for each JSON value in the file (a list counts item by item)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ResultError(f"{path}: cannot read the file ({e.strerror or e})") from None
+        text = read_text(path)  # the input boundary: size, UTF-8, special files
+    except InputError as e:
+        raise ResultError(str(e)) from None
     if path.suffix == ".jsonl":
         chunks = [(f"{path}:{n}", line) for n, line in enumerate(text.splitlines(), 1) if line.strip()]
     else:
@@ -88,10 +91,9 @@ def read_records(path: Path) -> list[tuple[str, Any]]:
     records: list[tuple[str, Any]] = []
     for where, chunk in chunks:
         try:
-            data = json.loads(chunk)
-        except json.JSONDecodeError as e:
-            at = f"line {e.lineno}, column {e.colno}"
-            raise ResultError(f"{where}: {at}: not valid JSON ({e.msg})") from None
+            data = parse_json(chunk, where)  # depth, digits, NaN and Infinity refused
+        except InputError as e:
+            raise ResultError(str(e)) from None
         items = data if isinstance(data, list) else [data]
         records += [(f"{where}[{i}]" if isinstance(data, list) else where, d) for i, d in enumerate(items)]
     return records
@@ -139,9 +141,9 @@ def task_from_path(path: Path) -> dict[str, Any] | None:
 @lru_cache(maxsize=512)
 def _paracook_level(root: Path, task_id: str) -> Level:
     cat, seed, agents, orders = task_id.split("/")
-    orders_table = json.loads((root / "orders.json").read_text(encoding="utf-8"))
+    orders_table = load_json(root / "orders.json")
     key = f"{cat}/{seed}/{orders}"
-    if key not in orders_table:
+    if not isinstance(orders_table, dict) or key not in orders_table:
         raise ResultError(f"{root / 'orders.json'}: no entry {key!r}")
     return load_level(root / "maps" / cat / seed / f"{agents}.json", orders=orders_table[key])
 
@@ -156,7 +158,7 @@ def paracook_level_of(path: Path, task_id: str) -> Level | None:
         return None
     try:
         return _paracook_level(root, task_id)
-    except (LevelError, OSError, json.JSONDecodeError) as e:
+    except (LevelError, OSError, InputError, TypeError, ValueError) as e:
         raise ResultError(f"{path}: cannot load its kitchen ({e})") from None
 
 
@@ -173,10 +175,10 @@ def _named_level(spec: Any) -> Level | None:
         return None
     file, _, orders = spec.rpartition(":") if spec.rpartition(":")[0].endswith(".json") else (spec, "", "")
     try:
-        if not Path(file).is_file():
+        if not Path(file).is_file():  # a FIFO or a device is not a level (and would block)
             return None
         return load_level(file, [o for o in orders.split(",") if o] or None)
-    except LevelError:
+    except (LevelError, OSError, ValueError):
         return None
 
 
@@ -219,10 +221,32 @@ def progress_of(
     return None, "assumed" if data["done"] else "unknown"
 
 
+TASK_COUNTS = ("agents", "orders", "seed")  # whole numbers a report groups or sorts by
+TASK_TEXTS = ("id", "category", "difficulty", "suite")
+
+
+def _task_problem(task: dict[str, Any]) -> str | None:
+    """What is wrong with a result's task description (the report groups by it), or None."""
+    for k in TASK_COUNTS:
+        v = task.get(k)
+        if v is not None and not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**9):
+            return f"'{k}' must be a whole number, not {short_repr(v)}"
+    for k in TASK_TEXTS:
+        v = task.get(k)
+        if v is not None and not isinstance(v, str):
+            return f"'{k}' must be text, not {short_repr(v)}"
+    return None
+
+
+def _time_ok(x: Any) -> bool:
+    """A time a result may hold: a number (not true/false) from 0 to the engine's limit."""
+    return isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x <= MAX_TIME
+
+
 def _numbers(data: dict[str, Any], key: str, where: str) -> dict[str, float]:
     v = data.get(key, {})
-    if not isinstance(v, dict) or not all(isinstance(x, int | float) for x in v.values()):
-        raise ResultError(f"{where}: field {key!r} must map each agent to a number")
+    if not isinstance(v, dict) or not all(_time_ok(x) for x in v.values()):
+        raise ResultError(f"{where}: field {key!r} must map each agent to a number from 0 to {MAX_TIME:,}")
     return {str(a): float(x) for a, x in v.items()}
 
 
@@ -233,7 +257,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
     level: Level | None = None
     if data.get("format") == REPLAY_FORMAT:
         try:
-            level = Level.from_dict(data["level"])
+            level = checked_level(data.get("level"))  # as strictly as a level file (size, orders)
             result = dict(data["result"])
         except (KeyError, TypeError, ValueError) as e:
             raise ResultError(f"{where}: a damaged replay ({e})") from None
@@ -249,10 +273,13 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
             f"{where}: no 'task' field and the path does not name one "
             "(<category>/seed_<s>/agent_num_<k>/orders_num_<n>.json)"
         )
-    if not isinstance(data.get("done"), bool) or not isinstance(data.get("time"), int | float):
-        raise ResultError(f"{where}: 'done' must be true/false and 'time' a number")
+    bad = _task_problem(task)
+    if bad:
+        raise ResultError(f"{where}: task field {bad}")
+    if not isinstance(data.get("done"), bool) or not _time_ok(data.get("time")):
+        raise ResultError(f"{where}: 'done' must be true/false and 'time' a number from 0 to {MAX_TIME:,}")
     bounds = (data.get("t_max"), data.get("d_max"))
-    if not all(isinstance(b, int | float) for b in bounds):
+    if not all(_time_ok(b) for b in bounds):
         bounds = bounds_from_path(path, str(task.get("id", "")))
         if bounds is None:
             raise ResultError(f"{where}: no 't_max'/'d_max' and no ParaCook kitchen to compute them from")

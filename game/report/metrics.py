@@ -23,6 +23,7 @@ from statistics import NormalDist
 from typing import Any
 
 from game.engine.metrics import utilisation
+from game.inputs import finite
 
 from .talk import TALK, TALK_NOTE, TALK_UNITS
 
@@ -502,7 +503,7 @@ def to_csv(rows: list[Row]) -> str:
 
 
 def to_json(rows: list[Row]) -> str:
-    return json.dumps([r.to_dict() for r in rows], indent=2) + "\n"
+    return json.dumps(finite([r.to_dict() for r in rows]), indent=2, allow_nan=False) + "\n"
 
 
 FORMATS: dict[str, Callable[[list[Row]], str]] = {"md": to_markdown, "csv": to_csv, "json": to_json}

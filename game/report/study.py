@@ -23,6 +23,7 @@ from pathlib import Path
 from statistics import stdev
 from typing import Any
 
+from game.inputs import finite
 from game.report.metrics import (
     ALL,
     CONFIDENCE,
@@ -361,18 +362,13 @@ def report_csv(report: StudyReport) -> str:
 
 
 def report_json(report: StudyReport) -> str:
-    return (
-        json.dumps(
-            {
-                "note": NOTE,
-                "summary": [r.to_dict() for r in report.summary],
-                "runs": report.runs,
-                "not_attempted": [{"participant": p, "task": t} for p, t in report.not_attempted],
-            },
-            indent=2,
-        )
-        + "\n"
-    )
+    body = {
+        "note": NOTE,
+        "summary": [r.to_dict() for r in report.summary],
+        "runs": report.runs,
+        "not_attempted": [{"participant": p, "task": t} for p, t in report.not_attempted],
+    }
+    return json.dumps(finite(body), indent=2, allow_nan=False) + "\n"
 
 
 REPORT_FORMATS: dict[str, Callable[[StudyReport], str]] = {

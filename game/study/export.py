@@ -19,9 +19,11 @@ from typing import Any
 
 from game.engine import parse_plan, simulate
 from game.engine.result import REFERENCE_FIELDS
+from game.inputs import short_repr
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.replay import save_replay
+from game.storage import write_atomic, write_json_atomic
 
 from .persist import LOG_FILE, SessionStore
 from .session import LevelRecord
@@ -69,9 +71,7 @@ def export_level(record: LevelRecord, participant: str, out: Path) -> tuple[dict
     result_path = out / "results" / f"{stem}.json"
     result_path.parent.mkdir(parents=True, exist_ok=True)
     plan_json = {a: [x.to_dict() for x in q] for a, q in plan.items()}
-    result_path.write_text(
-        json.dumps(reference_result(result.to_dict(), plan_json), indent=4) + "\n", encoding="utf-8"
-    )
+    write_atomic(result_path, json.dumps(reference_result(result.to_dict(), plan_json), indent=4) + "\n")
     source = {"kind": "human", "method": "study", "participant": participant, "label": participant}
     save_replay(out / "replays" / f"{stem}.json", level, plan, result, {**source, "study": record.stats()})
     entry.update(done=result.done, time=result.time, error=result.error)
@@ -86,7 +86,12 @@ def export_session(store: SessionStore, out: Path) -> tuple[list[Path], list[str
     out.mkdir(parents=True, exist_ok=True)
     entries, problems, written = [], [], []
     for record in session.levels:
-        entry, problem = export_level(record, session.participant, out)
+        try:
+            entry, problem = export_level(record, session.participant, out)
+        except (ValueError, TypeError, KeyError, ArithmeticError, RecursionError) as e:
+            # a plan edited by hand (or damaged) is that level's problem, not the export's
+            entry = {"task_id": record.task_id, "title": record.title}
+            problem = f"{record.task_id}: its plan cannot be used ({short_repr(str(e), 200)})"
         entries.append(entry)
         if problem:
             problems.append(problem)
@@ -106,7 +111,7 @@ def export_session(store: SessionStore, out: Path) -> tuple[list[Path], list[str
         "time_limit_s": session.time_limit,
         "levels": entries,
     }
-    (out / EXPORT_MARK).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    write_json_atomic(out / EXPORT_MARK, summary)
     log = store.folder / LOG_FILE
     if log.is_file() and log.resolve() != (out / LOG_FILE).resolve():
         shutil.copyfile(log, out / LOG_FILE)

@@ -7,21 +7,31 @@ counters are written with every edit, and reopening the session resumes where it
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from game.inputs import MAX_PARTICIPANT_CHARS, InputError, load_json, parse_json, read_text
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.levels.task import task_info
+from game.storage import (
+    Locked,
+    append_line,
+    claim,
+    describe_holder,
+    disk_message,
+    json_text,
+    unclaim,
+    write_json_atomic,
+)
 
 from .session import IDLE_AFTER, LevelRecord, Session, SessionError, ordered, safe_name
 
 SESSION_FILE = "session.json"
 LOG_FILE = "log.jsonl"
+LOCK_FILE = "session.lock"  # held by the window the session is open in
 
 
 def new_session(
@@ -35,6 +45,8 @@ def new_session(
 ) -> SessionStore:
     """Create a session folder under root for these level files (each loaded and checked);
     a protocol adds its warm-up levels first, its instructions, time limit and condition."""
+    if len(participant) > MAX_PARTICIPANT_CHARS:
+        raise SessionError(f"a participant's name has at most {MAX_PARTICIPANT_CHARS} characters")
     name = safe_name(participant)
     if not name:
         raise SessionError("give the participant a name (letters, digits, - or _)")
@@ -64,6 +76,7 @@ def new_session(
         condition=plan.condition,
     )
     store = SessionStore(folder, session)
+    store.claim()
     store.save()
     store.log(
         {
@@ -114,19 +127,30 @@ class SessionStore:
     def open(cls, folder: Path) -> SessionStore:
         path = folder / SESSION_FILE
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as e:
-            raise SessionError(f"{path}: cannot read the session ({e.strerror or e})") from None
-        except json.JSONDecodeError as e:
-            raise SessionError(f"{path}: line {e.lineno}: not valid JSON ({e.msg})") from None
+            data = load_json(path)
+        except InputError as e:
+            raise SessionError(str(e)) from None
         return cls(folder, Session.from_dict(data, str(path)))
 
+    def claim(self) -> None:
+        """Hold the session for this window, so that a second window cannot resume it too and
+        overwrite its plan; SessionError naming the holder when another window has it."""
+        try:
+            claim(self.folder / LOCK_FILE)
+        except Locked as e:
+            raise SessionError(
+                f"{self.session.participant}'s session {self.folder.name} is open in another window "
+                f"({describe_holder(e.holder)}); close it there first"
+            ) from None
+        except OSError:
+            pass  # a folder that cannot be written: save() says so
+
+    def release(self) -> None:
+        """This window is done with the session (another one may open it)."""
+        unclaim(self.folder / LOCK_FILE)
+
     def save(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path = self.folder / SESSION_FILE
-        tmp = path.with_name(path.name + ".part")
-        tmp.write_text(json.dumps(self.session.to_dict(), indent=1) + "\n", encoding="utf-8")
-        os.replace(tmp, path)
+        write_json_atomic(self.folder / SESSION_FILE, self.session.to_dict())
 
     def log(self, entry: dict[str, Any]) -> None:
         """Append one event, stamped with the wall clock and the level it belongs to."""
@@ -140,21 +164,24 @@ class SessionStore:
         }
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            with (self.folder / LOG_FILE).open("a", encoding="utf-8") as f:
-                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+            append_line(self.folder / LOG_FILE, json_text(line, indent=None))
         except OSError as e:  # the session itself is still saved; say so rather than stop
-            self.log_problem = f"{self.folder / LOG_FILE}: cannot write the log ({e.strerror or e})"
+            self.log_problem = disk_message(e, self.folder / LOG_FILE, "the session itself is saved")
 
     def read_log(self) -> list[dict[str, Any]]:
         path = self.folder / LOG_FILE
         if not path.is_file():
             return []
         out = []
-        for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            text = read_text(path)
+        except InputError:
+            return []
+        for line in text.splitlines():
             try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # a line cut short by a crash
+                out.append(parse_json(line, str(path)))
+            except InputError:
+                continue  # a line cut short by a crash or a full disk
         return out
 
 

@@ -8,8 +8,11 @@ animation previews, runs ending in an error). persist.py keeps a session on disk
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
+
+from game.inputs import MAX_PARTICIPANT_CHARS, short_repr
 
 ORDERS = ("fixed", "shuffled", "counterbalanced")
 # What happened to a level: served or failed once submitted, abandoned when opened and left
@@ -112,6 +115,8 @@ class Session:
     instructions: str = ""  # the protocol's own text for the intro page
     time_limit: float | None = None  # seconds of planning per level; None: no limit
     condition: int | None = None  # the counterbalanced order's row this participant got
+    # what from_dict set aside (a bad field named, the session opened without it)
+    repairs: ClassVar[list[str]] = []
 
     @property
     def level(self) -> LevelRecord | None:
@@ -135,22 +140,17 @@ class Session:
     def from_dict(cls, data: Any, where: str = "session") -> Session:
         if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
             raise SessionError(f"{where}: not a study session file")
+        repairs: list[str] = []
         try:
-            levels = [_record(r, f"{where}: levels[{i}]") for i, r in enumerate(data["levels"])]
-            kept = {
-                k: data[k]
-                for k in (
-                    "order",
-                    "seed",
-                    "current",
-                    "started",
-                    "idle_after",
-                    "finished",
-                    *_PROTOCOL_FIELDS,
-                )
-                if k in data
-            }
-            session = cls(str(data["participant"]), levels, **kept)
+            levels = [_record(r, f"{where}: levels[{i}]", repairs) for i, r in enumerate(data["levels"])]
+            keys = ("order", "seed", "current", "started", "idle_after", "finished", *_PROTOCOL_FIELDS)
+            kept = {k: data[k] for k in keys if k in data and _session_field_ok(k, data[k], where, repairs)}
+            participant = str(data["participant"])
+            if len(participant) > MAX_PARTICIPANT_CHARS:
+                repairs.append(f"{where}: field 'participant' is cut to {MAX_PARTICIPANT_CHARS} characters")
+                participant = participant[:MAX_PARTICIPANT_CHARS]
+            session = cls(participant, levels, **kept)
+            session.repairs = repairs
         except (KeyError, TypeError) as e:
             raise SessionError(f"{where}: a damaged session file ({e})") from None
         whole = isinstance(session.current, int) and not isinstance(session.current, bool)
@@ -187,23 +187,67 @@ _NUMBERS = ("active_s", "idle_s", "paused_s", "since_input", *COUNTERS)
 
 
 def _number(x: Any) -> bool:
-    return isinstance(x, int | float) and not isinstance(x, bool) and x >= 0
+    return isinstance(x, int | float) and not isinstance(x, bool) and 0 <= x < 1e15
 
 
-def _record(data: Any, where: str) -> LevelRecord:
-    """One level's record, each field checked (a hand-edited file is named, not a crash later)."""
+_SESSION_FIELDS: dict[str, Callable[[Any], bool]] = {
+    "order": lambda v: v in ORDERS,
+    "seed": lambda v: v is None or (isinstance(v, int) and not isinstance(v, bool)),
+    "started": lambda v: isinstance(v, str),
+    "idle_after": lambda v: _number(v),
+}
+
+
+def _session_field_ok(key: str, value: Any, where: str, repairs: list[str]) -> bool:
+    ok = _SESSION_FIELDS.get(key, lambda _v: True)(value)
+    if not ok:
+        repairs.append(f"{where}: field '{key}' is not usable ({short_repr(value)}); its default is used")
+    return ok
+
+
+def _outcome_ok(v: Any) -> bool:
+    """done true/false, time a number, error text or null (the last run of a level)."""
+    return isinstance(v, dict) and (
+        not v
+        or (
+            isinstance(v.get("done"), bool)
+            and _number(v.get("time"))
+            and isinstance(v.get("error"), str | None)
+        )
+    )
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_dict(v: Any) -> bool:
+    return isinstance(v, dict)
+
+
+def _record(data: Any, where: str, repairs: list[str] | None = None) -> LevelRecord:
+    """One level's record, each field checked (a hand-edited file is named, not a crash later):
+    a level's identity must be right; a bad counter, clock, plan or outcome is named in `repairs`
+    and the record opens without it."""
     if not isinstance(data, dict):
         raise SessionError(f"{where}: must be an object")
-    unknown = sorted(set(data) - _RECORD_FIELDS)
-    if unknown:
-        raise SessionError(f"{where}: unknown field(s) {', '.join(map(str, unknown))}")
-    record = LevelRecord(**data)
-    bad = [k for k in _NUMBERS if not _number(getattr(record, k))]
-    bad += [k for k in ("path", "task_id", "title", "digest") if not isinstance(getattr(record, k), str)]
-    bad += [k for k in ("plan", "outcome", "history") if not isinstance(getattr(record, k), dict)]
-    bad += [k for k in ("submitted", "opened", "warmup") if not isinstance(getattr(record, k), bool)]
+    unknown = [k for k in data if k not in _RECORD_FIELDS]
+    record = LevelRecord(**{k: v for k, v in data.items() if k in _RECORD_FIELDS})
+    bad = [k for k in ("path", "task_id", "title", "digest") if not isinstance(getattr(record, k), str)]
     if bad:
         raise SessionError(f"{where}: field(s) {', '.join(bad)} of the wrong type")
+    checks: dict[str, Callable[[Any], bool]] = {k: _number for k in _NUMBERS}
+    checks.update(plan=_is_dict, history=_is_dict, outcome=_outcome_ok)
+    checks.update(submitted=_is_bool, opened=_is_bool, warmup=_is_bool)
+    defaults = LevelRecord("", "", "", "")
+    for key, ok in checks.items():
+        value = getattr(record, key)
+        if not ok(value):
+            setattr(record, key, getattr(defaults, key))
+            if repairs is not None:
+                repairs.append(f"{where}: field '{key}' is not usable ({short_repr(value)}); left out")
+    if unknown and repairs is not None:
+        repairs.append(f"{where}: unknown field(s) {', '.join(map(str, unknown[:5]))} left out")
     return record
 
 

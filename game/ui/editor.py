@@ -13,6 +13,7 @@ from typing import Any
 
 from game.engine import Action, ActionSpan, Level, Plan, PlanError, Result, parse_plan, simulate, unwrap_plan
 from game.engine.errors import ErrorDetail
+from game.engine.limits import MAX_ACTIONS_PER_AGENT
 from game.engine.limits import MAX_WAIT as ENGINE_MAX_WAIT
 from game.engine.safe import preview
 
@@ -304,6 +305,11 @@ class PlanEditor:
     # -- edits ----------------------------------------------------------------------------
     def _insert(self, actions: list[Action]) -> int:
         """Insert at the cursor as one undo step; returns the index of the last one."""
+        if len(self.queues[self.agent]) + len(actions) > MAX_ACTIONS_PER_AGENT:
+            # a longer queue would be refused as a plan (and its autosave would not reopen)
+            raise EditRefused(
+                f"{self.agent} has {MAX_ACTIONS_PER_AGENT:,} actions, the most a queue may hold"
+            )
         self._checkpoint()
         agent, i = self.agent, self.insertion_index()
         self.queues[agent][i:i] = actions

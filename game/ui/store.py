@@ -22,6 +22,7 @@ from game.engine import Level, Plan, Result, plan_to_dict
 from game.inputs import InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
+from game.storage import updating, write_json_atomic
 
 from .editor import plan_problems
 
@@ -81,11 +82,7 @@ def level_key(level: Level) -> str:
 
 # -- plain JSON files ----------------------------------------------------------------------------
 def write_json(path: Path, data: Any) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
-    return path
+    return write_json_atomic(path, data)
 
 
 def read_json(path: Path) -> Any:
@@ -175,6 +172,10 @@ def autosave_path(level: Level) -> Path:
     return data_dir() / "autosave" / f"{level_key(level)}.json"
 
 
+def autosave_lock_path(level: Level) -> Path:
+    return autosave_path(level).with_suffix(".lock")
+
+
 def autosave(level: Level, plan: Plan) -> Path:
     return write_json(autosave_path(level), plan_file(level, plan))
 
@@ -234,10 +235,7 @@ def scores_stamp() -> float | None:
         return None
 
 
-def record_score(
-    level: Level, result: Result, replay: Path | None = None, source: str = "human"
-) -> dict[str, Any]:
-    """Add a successful run (by the player, or the built-in planner) to the local scoreboard."""
+def _record_score(level: Level, result: Result, replay: Path | None, source: str) -> dict[str, Any]:
     levels = load_scores()
     key = level_key(level)
     entry = {
@@ -254,6 +252,15 @@ def record_score(
     slot["runs"].append(entry)
     write_json(scores_path(), {"version": 1, "levels": levels})
     return entry
+
+
+def record_score(
+    level: Level, result: Result, replay: Path | None = None, source: str = "human"
+) -> dict[str, Any]:
+    """Add a successful run (by the player, or the built-in planner) to the local scoreboard;
+    other windows and processes recording at the same time wait their turn, so none is lost."""
+    with updating(scores_path()):
+        return _record_score(level, result, replay, source)
 
 
 def best_time(level: Level, scores: dict[str, Any] | None = None, source: str = "human") -> float | None:

@@ -13,7 +13,7 @@ import openai
 from game.inputs import MAX_REPLY_CHARS
 
 from .log import RunLog
-from .redact import redact
+from .redact import clean_text, url_secrets
 
 Messages = list[dict[str, str]]
 NO_KEY = "none"  # local servers (vLLM, Ollama) take any key
@@ -89,7 +89,7 @@ class ChatClient:
                         f"(or name another with --api-key-env)"
                     )
                 key = NO_KEY
-            self.log.secrets.add(key)
+            self.log.secrets.update([key, *url_secrets(self.base_url)])
             self._client = openai.AsyncOpenAI(
                 api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
             )
@@ -105,11 +105,20 @@ class ChatClient:
 
     def secrets(self) -> list[str]:
         key = os.environ.get(self.api_key_env)
-        return [key] if key else []
+        return ([key] if key else []) + url_secrets(self.base_url)
 
     def describe(self, e: BaseException) -> str:
-        """What went wrong, with the key and any Authorization value blanked out."""
-        return redact(describe_error(e, self.timeout_s), self.secrets())
+        """What went wrong, with the key, the base URL's credentials and any Authorization value
+        blanked out (before the message is cut, so no part of a secret survives the cut)."""
+        return describe_error(e, self.timeout_s, self.secrets())
+
+    def clean(self, reply: Reply) -> Reply:
+        """The reply with the secrets masked in every text the endpoint controls."""
+        secrets = self.secrets()
+        reply.text = clean_text(reply.text, secrets)
+        if reply.finish_reason is not None:
+            reply.finish_reason = clean_text(reply.finish_reason, secrets)[:40]
+        return reply
 
     async def _create(self, body: dict[str, Any]) -> Any:
         """One request, bounded as a whole by the timeout (a server trickling bytes is cut off)."""
@@ -118,7 +127,9 @@ class ChatClient:
         except TimeoutError:
             raise RequestTimeout() from None
         except (ValueError, TypeError, AttributeError, KeyError) as e:  # a 200 whose body is not JSON
-            raise BadResponse(f"{type(e).__name__}: {_short(str(e), 120)}") from None
+            raise BadResponse(
+                f"{type(e).__name__}: {_short(clean_text(str(e), self.secrets()), 120)}"
+            ) from None
 
     async def complete(self, messages: Messages, tag: dict[str, Any] | None = None) -> Reply:
         """One reply; transient failures (429, 5xx, timeouts, dropped connections, answers that
@@ -128,7 +139,7 @@ class ChatClient:
         for n in range(self.retry.retries + 1):
             start = time.monotonic()
             try:
-                reply = to_reply(await self._create(body), time.monotonic() - start)
+                reply = self.clean(to_reply(await self._create(body), time.monotonic() - start))
             except LLMError:
                 raise
             except RETRYABLE as e:
@@ -172,17 +183,23 @@ RETRYABLE = (
 )
 
 
-def describe_error(e: BaseException, timeout_s: float | None = None) -> str:
+def describe_error(e: BaseException, timeout_s: float | None = None, secrets: list[str] | None = None) -> str:
+    """One line for a failed request; every text from the endpoint is masked, then cut."""
+
+    def short(text: str, n: int = 300) -> str:
+        text = clean_text(text, secrets or [])
+        return text if len(text) <= n else text[:n] + "..."
+
     if isinstance(e, (openai.APITimeoutError, RequestTimeout)):
         limit = f" ({timeout_s:g} s)" if timeout_s else ""
         return f"the request timed out (took longer than the timeout{limit})"
     if isinstance(e, BadResponse):
-        return f"the endpoint's answer cannot be used ({e})"
+        return f"the endpoint's answer cannot be used ({short(str(e))})"
     if isinstance(e, openai.APIConnectionError):
-        return f"connection failed ({_short(str(e.__cause__ or e))})"
+        return f"connection failed ({short(str(e.__cause__ or e))})"
     if isinstance(e, openai.APIStatusError):
-        return f"HTTP {e.status_code}: {_short(e.message)}"
-    return f"{type(e).__name__}: {_short(str(e))}"
+        return f"HTTP {e.status_code}: {short(e.message)}"
+    return f"{type(e).__name__}: {short(str(e))}"
 
 
 def _short(text: str, n: int = 300) -> str:

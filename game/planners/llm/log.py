@@ -8,7 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .redact import redact
+from game.storage import append_line
+
+from .redact import clean_text
 
 
 class RunLog:
@@ -25,11 +27,9 @@ class RunLog:
         if self.path is None:
             return
         line = json.dumps({"at": round(time.time(), 3), **record}, ensure_ascii=False, default=repr)
-        line = redact(line, self.secrets)
-        # a lone surrogate (some endpoints send them) becomes its JSON escape: the line stays
-        # valid JSON and reads back to the very same text
-        with self._lock, self.path.open("a", encoding="utf-8", errors="backslashreplace") as f:
-            f.write(line + "\n")
+        line = clean_text(line, self.secrets)  # a lone surrogate is kept as U+FFFD, not lost
+        with self._lock:
+            append_line(self.path, line)
 
 
 def read_log(path: str | Path) -> list[dict[str, Any]]:

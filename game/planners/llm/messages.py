@@ -11,13 +11,18 @@ sender; it never costs the actions beside it."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from game.inputs import short_repr
 
 from .parsing import ReplyParseError, extract_json
 
 ACTION_KEYS = ("actions", "plan", "queue")
 MESSAGE_KEYS = ("messages", "message", "say")
+MAX_MESSAGES = 8  # messages one agent may send in one round; the rest are not sent
+MAX_MESSAGE_CHARS = 2000  # a longer text is cut, with a note to its sender
 TEXT_KEYS = ("text", "content", "message", "body")
 TO_KEYS = ("to", "receivers", "receiver", "recipient", "recipients")
 EVERYONE = ("all", "everyone", "everybody", "team")
@@ -88,11 +93,21 @@ def read_turn(text: str, agent: str, agents: tuple[str, ...]) -> Turn:
     )
     turn = Turn(_actions_of(data, agent))
     raw = next((data[k] for k in MESSAGE_KEYS if isinstance(data, dict) and k in data), None)
-    for n, item in enumerate(_message_items(raw), 1):
+    items = _message_items(raw)
+    for n, item in enumerate(items[:MAX_MESSAGES], 1):
         try:
-            turn.messages.append(_read_message(item, agent, agents))
+            to, said = _read_message(item, agent, agents)
         except ValueError as e:
             turn.problems.append(f"message {n} was not sent: {e}")
+            continue
+        if len(said) > MAX_MESSAGE_CHARS:
+            said = said[: MAX_MESSAGE_CHARS - 1] + "\u2026"
+            turn.problems.append(f"message {n} was cut to {MAX_MESSAGE_CHARS:,} characters")
+        turn.messages.append((to, said))
+    if len(items) > MAX_MESSAGES:
+        turn.problems.append(
+            f"only {MAX_MESSAGES} messages a round are sent; {len(items) - MAX_MESSAGES} were not"
+        )
     return turn
 
 
@@ -137,11 +152,14 @@ def _receivers(to: Any, sender: str, agents: tuple[str, ...]) -> tuple[str, ...]
 
 
 def _short(value: Any, n: int = 60) -> str:
-    text = repr(value)
-    return text if len(text) <= n else text[:n] + "..."
+    return short_repr(value, n)
 
 
 def inbox_text(messages: list[Message]) -> str:
     if not messages:
         return "(no messages)"
-    return "\n".join(f'- from {m.sender} (sent at t = {m.time:g}): "{m.text}"' for m in messages)
+    # the words as a JSON string: quoted and escaped, so no message can forge a line of the inbox
+    return "\n".join(
+        f"- from {m.sender} (sent at t = {m.time:g}): {json.dumps(m.text, ensure_ascii=False)}"
+        for m in messages
+    )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 MASK = "[redacted]"
 MIN_SECRET = 6  # shorter "keys" (none, EMPTY) are placeholders, not secrets
@@ -19,3 +20,41 @@ def redact(text: str, secrets: Iterable[str] = ()) -> str:
             text = text.replace(secret, MASK)
     text = _AUTH.sub(lambda m: m.group(1) + MASK, text)
     return _BEARER.sub(lambda m: f"{m.group(1)} {MASK}", text)
+
+
+_SECRET_PARAM = re.compile(r"(?i)(key|token|secret|password|auth|sig)")
+
+
+def url_secrets(url: str | None) -> list[str]:
+    """The credentials a base URL carries: the user and password before the host, and the values
+    of query parameters named like a key or token."""
+    if not url:
+        return []
+    parts = urlsplit(url)
+    found = [s for s in (parts.username, parts.password) if s]
+    found += [v for k, v in parse_qsl(parts.query) if v and _SECRET_PARAM.search(k)]
+    return found
+
+
+def mask_url(url: str | None) -> str | None:
+    """The base URL as it may be stored or shown: credentials replaced by [redacted]."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    netloc = parts.netloc
+    if "@" in netloc:
+        netloc = MASK + "@" + netloc.rsplit("@", 1)[1]
+    query = "&".join(
+        f"{k}={MASK if v and _SECRET_PARAM.search(k) else v}"
+        for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str, secrets: Iterable[str] = ()) -> str:
+    """Text an endpoint sent, made safe to keep: secrets masked (before anything is cut) and lone
+    surrogates (which cannot be written as UTF-8) replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", redact(text, secrets))

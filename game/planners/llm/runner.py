@@ -6,9 +6,9 @@ log.jsonl (every request and response, with usage; log-shard-K-of-N.jsonl for a 
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import sys
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,9 +16,10 @@ from typing import Any
 
 from tqdm import tqdm
 
+from game import storage
 from game.engine import plan_to_dict
 from game.engine.diagnosis import Cause, Diagnosis
-from game.inputs import InputError, load_json
+from game.inputs import MAX_FILE_BYTES, InputError, load_json
 from game.levels.task import task_info
 from game.replay import save_replay
 
@@ -40,15 +41,7 @@ class RunError(ValueError):
 
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write to a side file and rename: an interrupted write never leaves half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    text = json.dumps(data, indent=1, ensure_ascii=False)
-    try:
-        raw = text.encode("utf-8")
-    except UnicodeEncodeError:  # a reply with lone surrogates: kept exactly, as \u escapes
-        raw = json.dumps(data, indent=1).encode("ascii")
-    tmp.write_bytes(raw + b"\n")
-    os.replace(tmp, path)
+    storage.write_json_atomic(path, data)
 
 
 def log_name(shard_spec: str | None) -> str:
@@ -89,12 +82,31 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> dict[str, Any]:
 
 def finished(path: Path, only_done: bool = False) -> bool:
     """A task is finished once its result file exists and reads back as JSON (and, with
-    `only_done`, says it served every order)."""
+    `only_done`, says it served every order). One too large to read is kept and counted as
+    finished (never run again silently, nor overwritten); a damaged one is set aside as
+    .bad-<time> before the task runs again."""
     try:
         data = load_json(path)
-    except InputError:
-        return False
+    except InputError as e:
+        return _unreadable_result(path, e)
     return isinstance(data, dict) and (not only_done or data.get("status") == "done")
+
+
+def _unreadable_result(path: Path, e: InputError) -> bool:
+    """Whether a result file that cannot be read counts as finished (see `finished`)."""
+    if not path.is_file():
+        return False
+    if path.stat().st_size > MAX_FILE_BYTES:
+        print(f"{e}; counted as finished, not run again (move it away to rerun the task)", file=sys.stderr)
+        return True
+    kept = path.with_name(f"{path.name}.bad-{int(time.time())}")
+    try:
+        os.replace(path, kept)
+    except OSError as moved:
+        print(f"{e}; cannot set it aside ({moved.strerror}), so the task is not run again", file=sys.stderr)
+        return True
+    print(f"{e}; kept as {kept.name}, the task runs again", file=sys.stderr)
+    return False
 
 
 def earlier_runs(path: Path) -> list[dict[str, Any]]:
@@ -159,8 +171,13 @@ async def run_jobs(
             except (OSError, ValueError, TypeError, ArithmeticError, RecursionError, KeyError) as e:
                 # one task's failure (an unwritable file, an answer nothing foresaw) is that
                 # task's alone: it stays unfinished, to be retried by running again
-                tally.api_errors.append(f"{name(item)}: {type(e).__name__}: {e}")
-                bar.write(f"{name(item)}: not finished ({type(e).__name__}: {e})", file=sys.stderr)
+                why = (
+                    storage.disk_message(e, e.filename)
+                    if isinstance(e, OSError)
+                    else f"{type(e).__name__}: {e}"
+                )
+                tally.api_errors.append(f"{name(item)}: {why}")
+                bar.write(f"{name(item)}: not finished ({why}; run again to retry)", file=sys.stderr)
             else:
                 tally.ran += 1
                 tally.succeeded += ok

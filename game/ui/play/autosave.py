@@ -1,7 +1,12 @@
 """Autosave off the frame: each edit hands the plan (and its undo steps) to one writer thread,
 which writes the newest one; so an edit never waits for the disk. flush() waits for it (tests);
 stop() writes what is pending and ends the thread (closing the screen); the next submit starts
-a new one."""
+a new one.
+
+One window at a time autosaves a level: the first holds `<level>.lock` in the autosave folder.
+A second window on the same level does not autosave (its plan stays in the window; Ctrl+S saves
+it to a file) until the first one closes; it then takes over, keeping the first one's autosave
+as a `.before-*` copy."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from game import storage
 from game.engine import Level, Plan
 from game.ui import store
 from game.ui.editor import EditorState
@@ -20,11 +26,27 @@ class Autosaver:
     def __init__(self, level: Level, on_error: Callable[[Path, OSError], None]):
         self.level = level
         self.on_error = on_error  # called from the writer thread: keep it to setting a message
+        self.blocked = False  # another window holds the level's autosave
+        self.kept: Path | None = None  # that window's autosave, copied aside on taking over
         self._cond = threading.Condition()
         self._pending: tuple[Plan, list[EditorState], list[EditorState]] | None = None
         self._busy = False
         self._stopping = False
         self._thread: threading.Thread | None = None
+
+    def claim(self) -> None:
+        """Take the level's autosave for this window; storage.Locked naming the window that has
+        it. Taking over from a window that has closed keeps its autosave as a copy first."""
+        try:
+            storage.claim(store.autosave_lock_path(self.level))
+        except storage.Locked:
+            self.blocked = True
+            raise
+        except OSError:
+            return  # a folder that cannot be written: the write itself says so
+        if self.blocked:
+            self.blocked = False
+            self.kept = storage.backup(store.autosave_path(self.level))
 
     def submit(self, plan: Plan, undo: list[EditorState], redo: list[EditorState]) -> None:
         with self._cond:
@@ -41,6 +63,8 @@ class Autosaver:
             self._cond.notify_all()
         if self._thread is not None:
             self._thread.join(timeout)
+        if not self.running:  # written: another window may take the level over
+            storage.unclaim(store.autosave_lock_path(self.level))
 
     @property
     def running(self) -> bool:
@@ -59,6 +83,7 @@ class Autosaver:
                 job, self._pending, self._busy = self._pending, None, True
             try:
                 plan, undo, redo = job
+                self.claim()
                 store.autosave(self.level, plan)
                 history.save_steps(self.level, self.level.agent_names, undo, redo)
             except OSError as e:
@@ -67,3 +92,10 @@ class Autosaver:
                 with self._cond:
                     self._busy = False
                     self._cond.notify_all()
+
+
+def locked_message(e: storage.Locked) -> str:
+    return (
+        f"Open in another window ({storage.describe_holder(e.holder, since=False)}): no autosave "
+        f"here until it closes; Ctrl+S saves a copy"
+    )

@@ -6,11 +6,11 @@ damaged or mismatching history is ignored: the plan is what matters."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from game.engine import Level
+from game.storage import write_atomic
 from game.ui import store
 from game.ui.editor import EditorState, PlanEditor, pack_history
 
@@ -21,11 +21,7 @@ def history_path(level: Level) -> Path:
 
 
 def save_steps(level: Level, names: list[str], undo: list[EditorState], redo: list[EditorState]) -> None:
-    path = history_path(level)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(json.dumps(pack_history(names, undo, redo), separators=(",", ":")), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomic(history_path(level), json.dumps(pack_history(names, undo, redo), separators=(",", ":")))
 
 
 def load_history(level: Level, editor: PlanEditor) -> bool:

@@ -18,6 +18,7 @@ import pygame_gui
 
 from game.engine import Level, Plan
 from game.engine.level import Station
+from game.storage import Locked
 from game.ui import planner_job as strong
 from game.ui import store
 from game.ui.editor import EditRefused, PlanEditor
@@ -25,7 +26,7 @@ from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 
 from . import history
-from .autosave import Autosaver
+from .autosave import Autosaver, locked_message
 from .card import Card, CardView
 from .clock import PlayClock
 from .dialogs import FileDialog
@@ -107,6 +108,11 @@ class PlayScreen:
             self._restore(restored)
         if kept:
             self.say(f"Your previous autosave is kept as {kept}")
+        if self.options.autosave:
+            try:
+                self.autosaver.claim()
+            except Locked as e:
+                self.say(locked_message(e), error=True)
         self.refresh()
         if self.editor.result.done:
             self.cards[self.fingerprint()] = self.results.card_for(None, None)
@@ -236,6 +242,9 @@ class PlayScreen:
         if self.autosave_error:
             self.say(self.autosave_error, error=True)
             self.autosave_error = ""
+        if self.autosaver.kept:  # took over from a window that closed
+            self.say(f"Autosave resumes here; the other window's autosave is kept as {self.autosaver.kept}")
+            self.autosaver.kept = None
         self._sync_buttons()  # before the UI manager's update, so a button's new state is drawn now
         self.manager.update(dt)
         nxt, self._next = self._next, self  # a hand-over happens once; coming back, this screen stays
@@ -460,6 +469,9 @@ class PlayScreen:
 
     def _autosave_failed(self, where: Path, error: OSError) -> None:
         # from the writer thread; shown by the next update
+        if isinstance(error, Locked):
+            self.autosave_error = locked_message(error)
+            return
         self.autosave_error = f"autosave failed: cannot write {where} ({error.strerror or error})"
         if not self.autosave_warned:  # said in full once, then briefly
             self.autosave_warned = True

@@ -72,11 +72,17 @@ def fit_size(text: str, width: int, largest: int, smallest: int = 8) -> int:
 
 def ellipsize(text: str, width: int, size: int, bold: bool = False) -> str:
     f = font(size, bold)
+    text = text[: max(0, width) + 1]  # no glyph is narrower than a pixel that shows (bounds any text)
     if f.size(text)[0] <= width:
         return text
-    while text and f.size(text + "…")[0] > width:
-        text = text[:-1]
-    return text + "…"
+    low, high = 0, len(text)  # the longest prefix that fits with the ellipsis, by bisection
+    while low < high:
+        mid = (low + high + 1) // 2
+        if f.size(text[:mid] + "…")[0] <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low] + "…"
 
 
 def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:

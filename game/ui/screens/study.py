@@ -23,6 +23,7 @@ from game.engine.kitchen import CHOP_TIME, RETURN_DELAY, WASH_TIME
 from game.engine.level import COOKWARE_TIME
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
+from game.storage import disk_message
 from game.study.export import export_session
 from game.study.persist import SessionStore, new_session, unfinished_sessions
 from game.study.session import LevelRecord, Session, SessionError
@@ -233,13 +234,19 @@ def open_session(folder: Path, back: Any, size: tuple[int, int]) -> Any:
     """The screen a session resumes on: its current level, or its end."""
     try:
         store = SessionStore.open(folder)
+        store.claim()  # one window per session: a second one would overwrite this one's plan
     except SessionError as e:
         return StudyIntroScreen(None, back, size, problem=str(e))
+    if store.session.repairs:
+        store.log({"event": "repaired", "problems": store.session.repairs})
     if store.session.finished:
         return StudyEndScreen(store, back, size)
     store.log({"event": "resume"})
     screen = StudyLevelScreen(store, back, size)
     screen.paused = True  # the clock waits until the participant is back
+    if store.session.repairs and screen.play is not None:
+        more = len(store.session.repairs) - 1
+        screen.play.say(store.session.repairs[0] + (f" (and {more} more)" if more else ""), error=True)
     return screen
 
 
@@ -432,7 +439,7 @@ class StudyLevelScreen:
         try:
             self.store.save()
             self.unsaved = 0.0
-        except OSError as e:
+        except (OSError, ValueError) as e:
             self.play.say(f"the session could not be saved: {e}", error=True)
             return
         if self.store.log_problem:
@@ -521,6 +528,7 @@ class StudyLevelScreen:
                 self.confirm = True
         elif name == "quit":
             self.close()
+            self.store.release()
             self._next = self.back
 
     def submit(self) -> None:
@@ -590,10 +598,12 @@ class StudyEndScreen(_Page):
         try:
             _, self.problems = export_session(store, self.export_dir)
         except OSError as e:
-            self.problems = [f"{self.export_dir}: the export could not be written ({e})"]
+            self.problems = [disk_message(e, self.export_dir, "the session itself is saved")]
+        self.problems = [*store.session.repairs, *self.problems]
 
     def press(self, name: str) -> None:
         if name == "close":
+            self.store.release()
             self._next = self.back
 
     def key(self, event: pygame.event.Event) -> None:
