@@ -118,6 +118,8 @@ class ChatClient:
         reply.text = clean_text(reply.text, secrets)
         if reply.finish_reason is not None:
             reply.finish_reason = clean_text(reply.finish_reason, secrets)[:40]
+        if reply.model is not None:
+            reply.model = clean_text(reply.model, secrets)
         return reply
 
     async def _create(self, body: dict[str, Any]) -> Any:
