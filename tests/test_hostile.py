@@ -1062,3 +1062,23 @@ def test_a_result_too_large_to_read_is_never_run_again_and_a_damaged_one_is_kept
     assert big.stat().st_size == MAX_FILE_BYTES + 1  # kept as it was
     (kept,) = damaged.parent.glob(f"{damaged.name}.bad-*")
     assert kept.read_text() == '{"done": tr' and json.loads(damaged.read_text())["done"]
+
+
+@pytest.mark.parametrize(
+    "legend",
+    [
+        '  a1: {agent: agent1}\n  D1: {station: "dispenser1\\u001b[2J", provides: lettuce}\n',
+        '  a1: {agent: "agent1\\u0007"}\n  D1: {station: dispenser1, provides: lettuce}\n',
+        f"  a1: {{agent: agent1}}\n  D1: {{station: dispenser{'x' * 70}, provides: lettuce}}\n",
+    ],
+)
+def test_names_with_terminal_escapes_or_too_long_are_refused(tmp_path, legend):
+    path = tmp_path / "evil.yaml"
+    path.write_text(
+        "title: evil\norders: [salad_basic]\ngrid: |\n  D1 C1 T1 SW\n  .. a1 .. ..\nlegend:\n"
+        + legend
+        + "  C1: {station: chopping_board1}\n  T1: {station: table1, item: plate}\n"
+        + "  SW: {station: serving_window}\n"
+    )
+    with pytest.raises(LevelError, match="a name must be printable text of at most 64 characters"):
+        load_level(path)

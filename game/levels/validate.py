@@ -10,6 +10,8 @@ from game.engine import RULESETS, Level
 from game.engine.level import START_ITEMS, STATION_KINDS
 from game.inputs import MAX_DESCRIPTION_CHARS, MAX_MAP_SIDE, MAX_ORDERS, MAX_TITLE_CHARS, plain_data_problem
 
+MAX_NAME_CHARS = 64  # a station's or agent's name: it is printed in terminals, prompts and windows
+
 # Scenario options a level may set (absent: the benchmark's behaviour).
 OPTIONS = ("burn_after", "serve_within", "can_use")
 
@@ -43,6 +45,10 @@ def _station_issues(level: Level) -> list[Issue]:
                     "plate_return, trash)",
                 )
             )
+        if not _plain_name(s.name):
+            issues.append(
+                Issue(subject, f"a name must be printable text of at most {MAX_NAME_CHARS} characters")
+            )
         if s.name in seen:
             issues.append(Issue(subject, f"two stations are called {s.name!r}"))
         seen.add(s.name)
@@ -60,11 +66,22 @@ def _station_issues(level: Level) -> list[Issue]:
     return issues
 
 
+def _plain_name(name: str) -> bool:
+    """No control characters (a terminal escape in a name would reach every terminal it is printed
+    in), and short."""
+    return isinstance(name, str) and name.isprintable() and 0 < len(name) <= MAX_NAME_CHARS
+
+
 def _agent_issues(level: Level) -> list[Issue]:
     issues = [
         Issue(("agent", i), f"starts on ({a.x}, {a.y}), which is not floor")
         for i, a in enumerate(level.agents)
         if not level.is_floor(a.pos)
+    ]
+    issues += [
+        Issue(("agent", i), f"a name must be printable text of at most {MAX_NAME_CHARS} characters")
+        for i, a in enumerate(level.agents)
+        if not _plain_name(a.name)
     ]
     if len(set(level.agent_names)) != len(level.agents):
         issues.append(Issue(("level", "agents"), "two agents share a name"))
