@@ -134,11 +134,6 @@ def test_the_real_planner_reports_its_search_before_the_same_plan_as_before():
     # the last report is the finished search: the whole bar, and the bound the solver gives
     direct = solver.solve(level, rules=level.rules, time_limit=strong.TIME_LIMIT)
     assert done.progress.fraction == 1.0 and done.bound == direct.bound.value
-    if done.elapsed >= solver.planner.SAFETY * strong.TIME_LIMIT:
-        # a machine this busy stopped the job's search at its safety clock, part of the way
-        # through the same sequence of schedules: never a faster plan than the whole of it
-        assert done.best_oct >= direct.oct
-        return
     assert done.best_oct == direct.oct and done.gap == pytest.approx(direct.gap)
     assert done.plan == direct.plan  # reporting changes nothing in the plan
     # throttled: a few reports a second, not one per search step
