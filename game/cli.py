@@ -10,6 +10,7 @@ import sys
 
 from game import __version__
 
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the console script skips main.py
 PROG = "paracook-kitchen"
 # Each module defines NAME, HELP, add_arguments(parser) and run(args) -> exit code.
 COMMANDS = (
