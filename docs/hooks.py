@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 MARKER = "<!-- cli-reference -->"
@@ -23,6 +24,8 @@ def _listed(nav) -> set[str]:
 
 
 def on_config(config, **kwargs):
+    # document the source next to these docs, whichever copy of the package is installed
+    sys.path.insert(0, str(Path(config["config_file_path"]).resolve().parent))
     docs = Path(config["docs_dir"])
     listed = _listed(config["nav"])
     extra = sorted(
@@ -46,7 +49,7 @@ def _sections(parser: argparse.ArgumentParser, name: str, depth: int) -> list[st
 
 
 def cli_reference() -> str:
-    os.environ["COLUMNS"] = "100"  # the same line breaks on every machine
+    os.environ["COLUMNS"] = "80"  # the same line breaks on every machine, within the code box
     from game.cli import build_parser
 
     return "\n".join(_sections(build_parser(), "paracook-kitchen", 2))
