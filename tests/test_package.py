@@ -70,6 +70,8 @@ def test_an_imported_task_is_named_by_its_id(tmp_path, monkeypatch):
         assert resolve(ident) == task
     assert level_id(task) == "paracook/salad/seed_9/agent_num_1/orders_num_1"
     assert load_level("salad/seed_9/agent_num_1/orders_num_1").title == "First salad"
+    assert resolve("paracook", folders=True) == tmp_path / "paracook"
+    assert level_files([resolve("paracook/salad", folders=True)]) == [task]
 
 
 @pytest.mark.parametrize("spec", ["tutorial/99_missing", "../levels/tutorial/01_first_salad", "a\0b", ""])

@@ -3,7 +3,8 @@
 - a bundled level: its path under the levels folder, without `.yaml`
   (`tutorial/01_first_salad`, `suite/burger/seed_42/agent_num_2/orders_num_2`);
 - a task imported with `levels import-paracook` into the data folder: `paracook/<task>` or just
-  `<task>` (`paracook/burger/seed_42/agent_num_2/orders_num_2`).
+  `<task>` (`paracook/burger/seed_42/agent_num_2/orders_num_2`); `paracook` is the folder of
+  them all.
 
 A path that exists always wins over an id.
 """
@@ -39,7 +40,10 @@ def resolve(spec: str | Path, folders: bool = False) -> Path:
         return path
     text = path.as_posix().removeprefix("./")
     for root, prefix in id_roots():
-        candidate = root / text.removeprefix(prefix) if prefix else root / text
+        if prefix and text == prefix.rstrip("/"):  # `paracook`: every imported task
+            candidate = root
+        else:
+            candidate = root / text.removeprefix(prefix) if prefix else root / text
         if folders and candidate.is_dir():
             return candidate
         if candidate.suffix not in (".yaml", ".yml", ".json"):
