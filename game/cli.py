@@ -1,4 +1,5 @@
-"""`python main.py <command>`: thin parsing; each command lives in game/commands/."""
+"""`paracook-kitchen <command>` (`python main.py <command>` in a clone): thin parsing; each
+command lives in game/commands/."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ import importlib
 import os
 import sys
 
+from game import __version__
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # the console script skips main.py
+PROG = "paracook-kitchen"
 # Each module defines NAME, HELP, add_arguments(parser) and run(args) -> exit code.
 COMMANDS = (
     "game.commands.run",
@@ -30,8 +35,9 @@ def _command_name(path: str) -> str:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser; with `only`, just that command's module is imported (fast start-up)."""
     parser = argparse.ArgumentParser(
-        prog="main.py", description="A kitchen for time-efficient multi-agent planning."
+        prog=PROG, description="A kitchen for time-efficient multi-agent planning."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for path in COMMANDS:
         if only is not None and _command_name(path) != only:

@@ -43,6 +43,8 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
             data = f.read(limit + 1)
     except OSError as e:
         raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
+    except ValueError:  # a NUL byte in the name
+        raise InputError(f"{str(path)!r}: not a file name (it holds a NUL byte)") from None
     if len(data) > limit:
         raise InputError(f"{path}: larger than the limit of {limit:,} bytes")
     return decode(data, str(path))

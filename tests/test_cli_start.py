@@ -37,7 +37,7 @@ def test_top_level_help_lists_every_command():
 def test_every_command_help_starts_cleanly(name):
     out = _help(name)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith(f"usage: main.py {name}")
+    assert out.stdout.startswith(f"usage: paracook-kitchen {name}")
     assert "Traceback" not in out.stderr and "%%" not in out.stdout
 
 

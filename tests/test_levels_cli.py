@@ -51,7 +51,7 @@ def test_list_suites_and_one_suite(capsys):
     assert "suite" in out and "360 levels" in out and "human24" in out
     assert main(["levels", "list", "--suite", "suite24"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 24 and lines[0].startswith("burger/seed_42/agent_num_2/orders_num_2")
+    assert len(lines) == 24 and lines[0].startswith("suite/burger/seed_42/agent_num_2/orders_num_2")
     assert main(["levels", "list", "--suite", "nope"]) == 2
 
 

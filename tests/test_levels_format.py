@@ -282,11 +282,10 @@ def test_load_level_reports_a_missing_file(tmp_path: Path):
         load_level(tmp_path / "nope.yaml")
 
 
-def test_the_readme_example_loads():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = readme.split("## Level files", 1)[1]
-    example = section.split("```yaml\n", 1)[1].split("```", 1)[0]
-    level = level_from_yaml(example, "README.md")
+def test_the_documented_example_loads():
+    page = (Path(__file__).resolve().parents[1] / "docs" / "reference" / "level-format.md").read_text()
+    example = page.split("```yaml\n", 1)[1].split("```", 1)[0]
+    level = level_from_yaml(example, "docs/reference/level-format.md")
     assert level.title == "First salad" and level.orders == ("salad_basic",)
     tutorial = load_level(Path(__file__).resolve().parents[1] / "levels/tutorial/01_first_salad.yaml")
     assert level.to_paracook_map() == tutorial.to_paracook_map()

@@ -26,6 +26,14 @@ from game.ui.render.text import font
 
 # a kitchen whose search takes a few report intervals (its best plan is far above the bound)
 SEARCHED = Path(__file__).resolve().parents[1] / "levels/suite/sushi/seed_42/agent_num_2/orders_num_4.yaml"
+QUICK = 1.0  # the real planner on a tenth of the window's budget: the same search, cut shorter
+
+
+def quick_solver_plan(level, rules, progress=None):
+    """The window's planner (`planner_job.solver_plan`) with a smaller budget."""
+    from game.planners.solver import solve
+
+    return solve(level, rules=rules, time_limit=QUICK, progress=progress).plan
 
 
 @pytest.fixture(autouse=True)
@@ -103,7 +111,9 @@ def sleeping_planner(level, rules):
     return {}
 
 
-def run_job(job: PlannerJob, limit: float = 120.0) -> list[JobState]:
+def run_job(job: PlannerJob, limit: float = 600.0) -> list[JobState]:
+    """The job's states until it ends; `limit` only catches a hung job (the planner's budget,
+    not the clock, ends its search, so a busy machine makes it slower, never different)."""
     states, start = [], time.monotonic()
     while time.monotonic() - start < limit:
         states.append(job.poll())
@@ -120,7 +130,7 @@ def test_the_real_planner_reports_its_search_before_the_same_plan_as_before():
     if not SEARCHED.is_file():
         pytest.skip("the suite levels are not here")
     level = load_level(SEARCHED)
-    states = run_job(PlannerJob(level, level.rules))
+    states = run_job(PlannerJob(level, level.rules, quick_solver_plan))
     done = states[-1]
     assert done.status == "done", done.error
     running = [s for s in states if s.status == "running" and s.progress.reports]
@@ -132,13 +142,8 @@ def test_the_real_planner_reports_its_search_before_the_same_plan_as_before():
     fractions = [s.fraction for s in running]
     assert fractions == sorted(fractions)  # the bar only moves forward
     # the last report is the finished search: the whole bar, and the bound the solver gives
-    direct = solver.solve(level, rules=level.rules, time_limit=strong.TIME_LIMIT)
+    direct = solver.solve(level, rules=level.rules, time_limit=QUICK)
     assert done.progress.fraction == 1.0 and done.bound == direct.bound.value
-    if done.elapsed >= solver.planner.SAFETY * strong.TIME_LIMIT:
-        # a machine this busy stopped the job's search at its safety clock, part of the way
-        # through the same sequence of schedules: never a faster plan than the whole of it
-        assert done.best_oct >= direct.oct
-        return
     assert done.best_oct == direct.oct and done.gap == pytest.approx(direct.gap)
     assert done.plan == direct.plan  # reporting changes nothing in the plan
     # throttled: a few reports a second, not one per search step

@@ -16,7 +16,7 @@ def test_no_display_is_reported_with_the_export_command(tmp_path, capsys):
     path, _ = make_replay(tmp_path)
     assert main(["replay", str(path)]) == 2  # the tests run with SDL_VIDEODRIVER=dummy
     err = capsys.readouterr().err
-    assert "needs a window" in err and f"python main.py export {path} run.mp4" in err
+    assert "needs a window" in err and f"paracook-kitchen export {path} run.mp4" in err
 
 
 def test_display_detection():

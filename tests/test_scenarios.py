@@ -160,6 +160,6 @@ def _solver():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_built_in_planner_solves_the_scenario(path: Path):
     level = load_level(path)
-    solution = _solver()(level, rules=level.rules, time_limit=5)
+    solution = _solver()(level, rules=level.rules, time_limit=1)
     result = simulate(level, solution.plan)
     assert result.done and result.error is None, f"planner: {solution.note!r}; engine: {result.error}"

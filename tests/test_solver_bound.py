@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import human_cases
+from conftest import ROOT, human_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import it, kitchen, mv, pr, wait
@@ -282,3 +282,20 @@ def test_a_counter_hands_over_only_once_someone_can_stand_behind_it():
     result = simulate(level, plan, record=False)
     assert result.done and result.time == 17
     assert lower_bound(level).value == 17
+
+
+def test_a_level_s_bound_is_worked_out_once_and_handed_out_as_a_copy(monkeypatch):
+    from game.planners.solver import bound as bound_module
+
+    level = load_level(ROOT / "levels" / "tutorial" / "02_chopping.yaml")
+    calls = []
+    real = bound_module._work_out
+    monkeypatch.setattr(bound_module, "_BOUNDS", {})
+    monkeypatch.setattr(bound_module, "_work_out", lambda *a: calls.append(a) or real(*a))
+    first = bound_module.lower_bound(level, "paracook")
+    first.terms["hands"] = -1  # a caller changing its copy changes nothing kept
+    again = bound_module.lower_bound(level, "paracook")
+    assert len(calls) == 1 and again == real(level, "paracook", False) and again.terms["hands"] != -1
+    bound_module.lower_bound(level, "documented")
+    bound_module.lower_bound(level, "paracook", routes=True)
+    assert len(calls) == 3  # another rule set or relaxation is another bound

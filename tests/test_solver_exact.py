@@ -4,7 +4,6 @@ impossible order gives "unknown" or "unsolvable" rather than a wrong number or a
 
 from __future__ import annotations
 
-import time
 from dataclasses import replace
 
 import pytest
@@ -149,11 +148,9 @@ def test_an_order_without_a_dispenser_is_unsolvable_at_once():
     rows = ["#L.C#", "#1..#", "#P.W#"]
     stations = dict(TINY[0][1])
     level = kitchen(rows, stations, ("salad_advanced",))  # no tomato anywhere
-    start = time.monotonic()
     outcome = exact_search(level)
-    assert outcome.status == "unsolvable" and outcome.exact is None
+    assert outcome.status == "unsolvable" and outcome.exact is None and outcome.states == 0
     assert exact_optimum(level) is None
-    assert time.monotonic() - start < 5
 
 
 def test_a_walled_off_board_is_unsolvable_without_hanging():
@@ -236,10 +233,8 @@ def test_level_from_map_is_used_by_the_rice_kitchen():
 def test_a_walled_off_plate_is_unsolvable_at_once():
     rows = ["#L.C#", "#1..#", "##.W#", "P####"]  # the plate's table touches no floor the agent walks
     level = kitchen(rows, TINY[0][1], ("salad_basic",))
-    start = time.monotonic()
     outcome = exact_search(level)
     assert outcome.status == "unsolvable" and outcome.states == 0
-    assert time.monotonic() - start < 5
 
 
 def test_the_benchmark_summary_counts_only_known_optima():

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from game.levels import LevelError, load_level
 from game.levels.files import level_files, validate_files
+from game.levels.ids import level_id
 from game.levels.suite import SUITE_DIR, SUITES, NotInstalled, suite_levels
 
 NAME = "levels"
@@ -60,7 +61,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         except LevelError as e:
             print(f"{path}: BROKEN ({len(e.problems)} problem(s); see `levels validate`)")
             continue
-        ident = level.meta.get("id") or path.stem
+        ident = level_id(path) or level.meta.get("id") or path.stem
         print(f"{ident:45} {len(level.agents)} agent(s) {len(level.orders)} order(s)  {level.title}")
     return 0
 

@@ -192,5 +192,5 @@ def execute(args: argparse.Namespace, settings: dict, client: ChatClient, tasks:
         )
         return 130
     print(tally.line())
-    print(f"results in {out} (python main.py report {out})")
+    print(f"results in {out} (paracook-kitchen report {out})")
     return 1 if tally.api_errors else 0

@@ -51,7 +51,7 @@ def display_problem(env: dict[str, str] | None = None, platform: str | None = No
 def no_window(why: str, path: str) -> int:
     print(
         f"error: {why}. The replay viewer needs a window; render the run off-screen instead:\n"
-        f"  python main.py export {path} run.mp4      (or run.gif, or moment.png --at T)",
+        f"  paracook-kitchen export {path} run.mp4      (or run.gif, or moment.png --at T)",
         file=sys.stderr,
     )
     return 2

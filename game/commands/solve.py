@@ -266,7 +266,7 @@ def run_suite(args: argparse.Namespace) -> int:
     print(suite_summary(out))
     for task_id in failed:
         print(f"  not solved: {task_id}")
-    print(f"results in {out} (python main.py report {out})")
+    print(f"results in {out} (paracook-kitchen report {out})")
     return 1 if failed else 0
 
 

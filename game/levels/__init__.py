@@ -9,6 +9,7 @@ from game.inputs import MAX_LEVEL_BYTES, InputError, parse_json, read_text
 
 from .catalog import LEVELS_DIR, dish_name, load_catalog, resolve_orders
 from .errors import LevelError
+from .ids import resolve
 from .paracook import level_from_paracook
 from .validate import check_level
 
@@ -17,8 +18,9 @@ def load_level(
     path: str | Path, orders: list[str] | tuple[str, ...] | None = None, rules: str | None = None
 ) -> Level:
     """Load a level file. A ParaCook map JSON needs `orders`; a project YAML level carries
-    its own (given `orders` replace them). Raises LevelError naming the file and field."""
-    path = Path(path)
+    its own (given `orders` replace them); `path` may be a level's id (`tutorial/01_first_salad`,
+    see `ids`). Raises LevelError naming the file and field."""
+    path = resolve(path)
     source = str(path)
     try:
         text = read_text(path, MAX_LEVEL_BYTES)

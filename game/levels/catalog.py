@@ -9,10 +9,10 @@ from pathlib import Path
 import yaml
 
 from game.engine import Recipe, RecipeIngredient
+from game.paths import LEVELS_DIR
 
 from .errors import LevelError
 
-LEVELS_DIR = Path(__file__).resolve().parents[2] / "levels"
 CATALOG_PATH = LEVELS_DIR / "recipes.yaml"
 STATES = ("raw", "chopped", "cooked")
 

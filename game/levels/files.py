@@ -8,6 +8,7 @@ from game.inputs import MAX_LEVEL_BYTES, InputError, parse_json, read_text
 
 from .catalog import CATALOG_PATH
 from .errors import LevelError
+from .ids import resolve
 from .paracook import level_from_paracook
 from .validate import check_level
 
@@ -16,7 +17,8 @@ def level_files(paths: list[Path]) -> list[Path]:
     """The files given, folders searched recursively for YAML levels (ParaCook maps only when named;
     the dish catalog is not a level)."""
     out: list[Path] = []
-    for p in paths:
+    for given in paths:
+        p = resolve(given, folders=True)
         if p.is_dir():
             out += sorted(
                 f
@@ -26,7 +28,7 @@ def level_files(paths: list[Path]) -> list[Path]:
         elif p.is_file():
             out.append(p)
         else:
-            raise FileNotFoundError(f"{p}: no such file or directory")
+            raise FileNotFoundError(f"{p}: no such file, directory or level id")
     return out
 
 

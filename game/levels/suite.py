@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .catalog import CATALOG_PATH, LEVELS_DIR
+from .ids import resolve
 from .task import DIFFICULTY
 
 SUITE_DIR = LEVELS_DIR / "suite"
@@ -109,13 +110,10 @@ def suite_levels(name: str) -> list[Path]:
         return [t.path() for t in tasks if t.difficulty == name]
     if name in CATEGORIES:
         return [t.path() for t in tasks if t.category == name]
-    if Path(name).is_dir():
+    folder = resolve(name, folders=True)
+    if folder.is_dir():
         return sorted(
-            (
-                p
-                for p in Path(name).rglob("*")
-                if p.suffix in (".yaml", ".yml") and p.resolve() != CATALOG_PATH
-            ),
+            (p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.resolve() != CATALOG_PATH),
             key=_natural,
         )
     raise ValueError(f"no suite called {name!r} (suites: {', '.join(SUITES)}; or a directory of levels)")

@@ -43,7 +43,7 @@ def result_files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if (p / SESSION_MARK).is_file() and not (p / "export" / STUDY_MARK).is_file():
-            raise ResultError(f"{p}: a study session not exported yet (python main.py study export {p})")
+            raise ResultError(f"{p}: a study session not exported yet (paracook-kitchen study export {p})")
         if p.is_dir():
             out += sorted(
                 f

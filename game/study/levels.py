@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from game.levels.ids import resolve
 from game.levels.paper import read_index
 from game.levels.suite import suite_levels
 
@@ -22,13 +23,13 @@ def resolve_levels(specs: list[str], installed: Path) -> list[Path]:
     """Level files for each spec, in the order given; raises SessionError naming a bad one."""
     out: list[Path] = []
     for spec in specs:
-        path = Path(spec)
+        path = resolve(spec)
         if spec == HUMAN_STUDY:
             found = human_study_files(installed)
             if not found:
                 raise SessionError(
                     f"{HUMAN_STUDY}: the paper's tasks are not installed "
-                    "(python main.py levels import-paracook PATH)"
+                    "(paracook-kitchen levels import-paracook PATH)"
                 )
             out += found
         elif path.is_file():

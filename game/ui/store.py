@@ -1,7 +1,7 @@
 """What the play window keeps on disk: autosaves, plan files, the local scoreboard, replays.
 
-Everything personal lives in the user's data folder ($PARACOOK_KITCHEN_DATA, else
-$XDG_DATA_HOME/paracook-kitchen, else ~/.local/share/paracook-kitchen), never in the repo.
+Everything personal lives in the user's data folder (`game.paths.data_dir`: $PARACOOK_KITCHEN_DATA,
+else the platform's convention, e.g. ~/.local/share/paracook-kitchen), never in the repo.
 Every write is atomic, so a crash mid-write never leaves a half file behind.
 """
 
@@ -21,15 +21,16 @@ from typing import Any
 from game.engine import Level, Plan, Result, plan_to_dict
 from game.inputs import InputError, load_json
 from game.levels.task import task_info
+from game.paths import CHECKOUT, data_dir
+from game.paths import ENV_DATA as ENV_DATA
 from game.replay import save_replay
 from game.storage import updating, write_json_atomic
 
 from .editor import plan_problems
 
-ENV_DATA = "PARACOOK_KITCHEN_DATA"
 ENV_REPLAYS = "PARACOOK_KITCHEN_REPLAYS"
-ROOT = Path(__file__).resolve().parents[2]
-PARACOOK_DIR = ROOT.parent / "shared" / "paracook"  # a checkout beside the benchmark's data
+# a clone beside the benchmark's data (installed: only $PARACOOK_DIR names it)
+PARACOOK_DIR = CHECKOUT.parent / "shared" / "paracook" if CHECKOUT else None
 PLAN_FORMAT = "paracook-kitchen-plan"
 
 
@@ -38,21 +39,13 @@ class StoreError(ValueError):
 
 
 # -- places -----------------------------------------------------------------------------------
-def data_dir() -> Path:
-    env = os.environ.get(ENV_DATA)
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "paracook-kitchen"
-
-
 def replays_dir() -> Path:
     """The checkout's replays/ folder when run from it, else replays/ in the data folder."""
     env = os.environ.get(ENV_REPLAYS)
     if env:
         return Path(env)
-    repo = ROOT / "replays"
-    if repo.is_dir() and os.access(repo, os.W_OK):
+    repo = CHECKOUT / "replays" if CHECKOUT else None
+    if repo is not None and repo.is_dir() and os.access(repo, os.W_OK):
         return repo
     return data_dir() / "replays"
 
@@ -329,7 +322,8 @@ def installed_paracook_dir() -> Path:
 def paper_sources() -> list[Path]:
     """Where published human times come from: the ParaCook data, the installed paper tasks."""
     named = os.environ.get("PARACOOK_DIR")  # the data somewhere else
-    return [Path(named) if named else PARACOOK_DIR, installed_paracook_dir()]
+    beside = Path(named) if named else PARACOOK_DIR
+    return [p for p in (beside, installed_paracook_dir()) if p is not None]
 
 
 def human_time(level: Level) -> float | None:

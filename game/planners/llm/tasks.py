@@ -9,6 +9,7 @@ from pathlib import Path
 from game.engine import Level
 from game.inputs import InputError, load_json
 from game.levels import LevelError, load_level
+from game.levels.ids import resolve
 
 MAP_WITH_ORDERS = re.compile(r"^(?P<path>.+?\.(?:json|yaml|yml)):(?P<orders>[^:\\]+)$")
 PARACOOK_MAP = re.compile(r"(?P<cat>[a-z]+)/seed_(?P<seed>\d+)/agent_num_(?P<k>\d+)\.json$")
@@ -74,7 +75,7 @@ def paracook_meta(path: Path) -> dict[str, object]:
 
 def load_spec(spec: str) -> LevelTask:
     m = MAP_WITH_ORDERS.match(spec)
-    path = Path(m["path"] if m else spec)
+    path = resolve(m["path"] if m else spec)
     if not path.exists():
         raise TaskError(f"{path}: no such level file")
     if m:
@@ -127,7 +128,7 @@ def resolve_levels(specs: list[str]) -> list[LevelTask]:
     tasks: list[LevelTask] = []
     for spec in specs:
         try:
-            if Path(spec).is_dir():
+            if resolve(spec, folders=True).is_dir():
                 tasks += [load_spec(str(p)) for p in suite_paths(spec)]
             elif looks_like_path(spec):
                 tasks.append(load_spec(spec))

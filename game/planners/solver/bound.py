@@ -209,15 +209,30 @@ def routes_by_default(level: Level) -> bool:
     return len(level.orders) == 1
 
 
+_BOUNDS: dict[tuple[str, str | None, bool], Bound] = {}
+
+
 def lower_bound(level: Level, rules: str | None = None, routes: bool | None = False) -> Bound:
     """The largest of several relaxations (see the module docstring), the hands term among them
     (`hand_bound`, a linear program and its cuts, a fraction of a second); with `routes`, also the
     agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
-    enough for it (None: as `routes_by_default` says). 0 with no orders."""
+    enough for it (None: as `routes_by_default` says). 0 with no orders. Every part is
+    deterministic (CP-SAT runs on a deterministic time limit), so the last few bounds are kept:
+    planning the same level again does not work its bound out again."""
     if not level.orders:
         return Bound(0)
     if routes is None:
         routes = routes_by_default(level)
+    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules, routes)
+    if key not in _BOUNDS:
+        if len(_BOUNDS) >= 64:
+            _BOUNDS.clear()
+        _BOUNDS[key] = _work_out(level, rules, routes)
+    kept = _BOUNDS[key]
+    return Bound(kept.value, dict(kept.terms))
+
+
+def _work_out(level: Level, rules: str | None, routes: bool) -> Bound:
     bounder = _Bounder(level)
     bound = bounder.bound()
     if bound.finite:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -101,7 +100,6 @@ class Search:
         budget: int,
         seed: int,
         lower_bound: int = 0,
-        deadline: float | None = None,
     ):
         self.model = model
         self.tasks = tasks
@@ -109,7 +107,6 @@ class Search:
         self.budget = budget
         self.rng = random.Random(seed)
         self.lower_bound = lower_bound
-        self.deadline = deadline
         self.used = 0
         self.pool: dict[tuple, Found] = {}  # best distinct schedules, by plan signature
         self.best_cost = BIG
@@ -118,9 +115,7 @@ class Search:
 
     # -- evaluating ----------------------------------------------------------------------
     def exhausted(self) -> bool:
-        if self.used >= self.budget:
-            return True
-        return self.deadline is not None and time.monotonic() > self.deadline
+        return self.used >= self.budget
 
     def evaluate(self, g: Genome) -> tuple[tuple[int, int, int], Schedule | None]:
         self.used += 1

@@ -154,7 +154,7 @@ def study_item(size: tuple[int, int]) -> Item:
     detail = (
         f"a timed session over the {len(files)} human-study tasks, in a shuffled order"
         if files
-        else "install the paper's tasks first: python main.py levels import-paracook PATH"
+        else "install the paper's tasks first: paracook-kitchen levels import-paracook PATH"
     )
 
     def start(back: Any) -> Any:
@@ -314,7 +314,7 @@ class BrowserScreen:
         if not self.items():
             blit_text(
                 surface,
-                "No levels found. `python main.py levels generate` writes the suite.",
+                "No levels found. `paracook-kitchen levels generate` writes the suite.",
                 (24, y),
                 22,
                 P.TEXT,
