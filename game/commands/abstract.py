@@ -9,7 +9,6 @@ from pathlib import Path
 
 from game.planners.abstract import AbstractError, find_task_files, load_task, optimum, table
 from game.planners.llm import ABSTRACT_METHODS
-from game.planners.llm.redact import mask_url
 
 from .endpoint import add_endpoint_arguments, make_client, missing_key
 from .ranges import seconds, whole
@@ -41,6 +40,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def abstract_settings(args: argparse.Namespace, task_ids: list[str]) -> dict:
+    """run.json of an abstract run: what the model sees and how it is scored, locked for a resume."""
+    from game.planners.llm.settings import code_version, endpoint, prompts_hash
+
+    return {
+        "kind": "abstract",
+        "model": args.model,
+        "method": args.method,
+        "agents": args.agents,
+        "endpoint": endpoint(args.base_url),
+        "temperature": args.temperature,
+        "attempts": args.attempts,
+        "tasks": task_ids,
+        "prompts_hash": prompts_hash(),
+        "code_version": code_version(),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
     # imported here so that `abstract --help` does not load openai
     from game.planners.llm.abstract_run import AbstractRun, read_records
@@ -65,18 +82,7 @@ def run(args: argparse.Namespace) -> int:
     safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in args.model)
     out = Path(args.out or f"runs/abstract-{safe}-{args.method}")
     try:
-        open_run_folder(
-            out,
-            {
-                "kind": "abstract",
-                "model": args.model,
-                "method": args.method,
-                "agents": args.agents,
-                "base_url": mask_url(args.base_url),
-                "temperature": args.temperature,
-                "attempts": args.attempts,
-            },
-        )
+        open_run_folder(out, abstract_settings(args, [t.id for t in tasks]))
     except RunError as e:
         print(f"abstract: {e}", file=sys.stderr)
         return 2

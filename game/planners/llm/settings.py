@@ -22,6 +22,7 @@ from .tasks import LevelTask
 # timeout, retries, the level specs as given, the start time, the commit).
 LOCKED = (
     "kind",
+    "agents",  # abstract runs: how many agents the schedule has
     "model",
     "method",
     "mode",
