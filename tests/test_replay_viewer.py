@@ -4,6 +4,7 @@ state, pixels; failed runs, compare view, and the golden human plans at every ev
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pygame
 import pytest
@@ -306,3 +307,34 @@ def test_indexed_timeline_answers_exactly_like_the_timeline(tmp_path):
             for agent in replay.level.agent_names:
                 assert fast.span_at(agent, t) is slow.span_at(agent, t), (failed, agent, t)
                 assert fast.position_at(agent, t) == slow.position_at(agent, t)
+
+
+def test_every_order_is_listed_in_a_1024x700_window(surface, tmp_path, monkeypatch):
+    import game.ui.render.panels as panels
+    from game.engine import parse_plan, simulate
+    from game.levels import load_level
+    from game.replay import load_replay, save_replay
+
+    level = load_level(
+        Path(__file__).resolve().parents[1] / "levels/suite/salad/seed_42/agent_num_2/orders_num_4.yaml"
+    )
+    plan = parse_plan({"agent1": [], "agent2": []}, level.agent_names)
+    path = save_replay(tmp_path / "r.json", level, plan, simulate(level, plan))
+    small = pygame.display.set_mode((1024, 700))
+    try:
+        _, screen = open_viewer(small, load_replay(path))
+        rect = screen.rects["metrics"]
+        shown: list[str] = []
+        real = panels.blit_text
+
+        def seen(surface, text, pos, *args, **kwargs):
+            if pos[1] < rect.h:  # drawn inside the panel
+                shown.append(text)
+            return real(surface, text, pos, *args, **kwargs)
+
+        monkeypatch.setattr(panels, "blit_text", seen)
+        screen.metrics._render(rect.size)
+        text = " ".join(shown)
+        assert all(order in text for order in level.orders), text
+    finally:
+        pygame.display.set_mode(SIZE)

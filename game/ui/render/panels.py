@@ -181,6 +181,12 @@ class MetricsPanel:
         bound_line = bool(self.result.get("lower_bound")) or self.bound_pending
         return 96 + 44 * len(self.agents) + 20 * n_orders + 26 + 20 * bound_line
 
+    def compact_height(self) -> int:
+        """The height with the orders written compactly (a line each, in smaller type)."""
+        n_orders = len(self.result.get("finished_orders", [])) + len(self.result.get("remaining_orders", []))
+        bound_line = bool(self.result.get("lower_bound")) or self.bound_pending
+        return 96 + 44 * len(self.agents) + 16 * n_orders + 30 + 20 * bound_line
+
     def _render(self, size: tuple[int, int]) -> pygame.Surface:
         r = self.result
         img = pygame.Surface(size)
@@ -211,17 +217,31 @@ class MetricsPanel:
             y = self._agent_row(img, y, w, i, agent)
         blit_text(img, "Orders", (6, y + 2), 16, P.TEXT_DIM, bold=True)
         y += 22
-        for k, (name, t) in enumerate(
-            zip(r.get("finished_orders", []), r.get("served_times", []), strict=False)
-        ):
+        served = list(zip(r.get("finished_orders", []), r.get("served_times", []), strict=False))
+        left = list(r.get("remaining_orders", []))
+        if 20 * (len(served) + len(left)) > size[1] - y:  # a small window: every order, in a few lines
+            self._orders_compact(img, y, w, size[1], served, left)
+            return img
+        for k, (name, t) in enumerate(served):
             blit_text(img, f"{k + 1}. {name}", (12, y), 16, P.TEXT)
             blit_text(img, f"served t = {num(t)}", (w - 8, y), 16, P.OK, anchor="topright")
             y += 20
-        for name in r.get("remaining_orders", []):
+        for name in left:
             blit_text(img, f"-  {name}", (12, y), 16, P.GREYED)
             blit_text(img, "not served", (w - 8, y), 16, P.GREYED, anchor="topright")
             y += 20
         return img
+
+    def _orders_compact(self, img: pygame.Surface, y: int, w: int, bottom: int, served, left) -> None:
+        """The orders as wrapped text: served ones with their times, then those not served."""
+        parts = [(f"{k + 1}. {name} (t = {num(t)})", P.OK) for k, (name, t) in enumerate(served)]
+        parts += [(f"not served: {', '.join(left)}", P.GREYED)] if left else []
+        for text, colour in parts:
+            for line in wrap(text, w - 18, 14):
+                if y + 16 > bottom:
+                    return
+                blit_text(img, line, (12, y), 14, colour)
+                y += 16
 
     def _legend(self, img: pygame.Surface, y: int) -> int:
         x = 6

@@ -466,7 +466,9 @@ class ReplayScreen(TimelineScreen):
         kitchen = pygame.Rect(main.x + 10, main.y + 6, main.w - 20, bar.y - main.y - 10)
         self.renderer.set_tile(fit_tile(self.replay.level, kitchen.size, smallest=8))
         side = pygame.Rect(w - side_w, HEADER_H, side_w, h - HEADER_H)
-        metrics_h = min(self.metrics.height_for(side_w), int(side.h * 0.34))
+        # a third of the side, or more (up to half) for the orders written compactly
+        roomy = max(int(side.h * 0.34), min(self.metrics.compact_height(), int(side.h * 0.5)))
+        metrics_h = min(self.metrics.height_for(side_w), roomy)
         self.rects = {
             "header": pygame.Rect(0, 0, w, HEADER_H),
             "main": main,
