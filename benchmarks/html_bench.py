@@ -23,24 +23,12 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from kitchens import it, kitchen, mv, wait  # noqa: E402
+from test_render import ROWS, STATIONS  # noqa: E402
 
 from game.engine import parse_plan, simulate  # noqa: E402
 from game.html import export_html  # noqa: E402
 from game.replay import load_replay, save_replay  # noqa: E402
 
-ROWS = ["DBTWRK#", ".1....O", "E.2...X", "C..#..."]
-STATIONS = {
-    "D": {"name": "dispenser1", "provides": "lettuce"},
-    "B": {"name": "chopping_board1"},
-    "T": {"name": "table1", "item": "plate"},
-    "W": {"name": "serving_window"},
-    "R": {"name": "plate_return"},
-    "K": {"name": "sink"},
-    "O": {"name": "stove1", "item": "pan"},
-    "E": {"name": "dispenser2", "provides": "tomato"},
-    "X": {"name": "trash"},
-    "C": {"name": "chopping_board2"},
-}
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 ARGS += ["--disable-component-update", "--disable-sync"]

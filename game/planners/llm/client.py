@@ -162,13 +162,7 @@ class ChatClient:
                     "event": "call",
                     "try": n + 1,
                     "request": body,
-                    "response": {
-                        "text": reply.text,
-                        "finish_reason": reply.finish_reason,
-                        "model": reply.model,
-                        "usage": {"prompt_tokens": reply.tokens_in, "completion_tokens": reply.tokens_out},
-                        "latency_s": round(reply.latency_s, 3),
-                    },
+                    "response": response_record(reply),
                 }
             )
             return reply
@@ -183,6 +177,17 @@ RETRYABLE = (
     RequestTimeout,
     BadResponse,
 )
+
+
+def response_record(reply: Reply) -> dict[str, Any]:
+    """A reply as the run's log keeps it."""
+    return {
+        "text": reply.text,
+        "finish_reason": reply.finish_reason,
+        "model": reply.model,
+        "usage": {"prompt_tokens": reply.tokens_in, "completion_tokens": reply.tokens_out},
+        "latency_s": round(reply.latency_s, 3),
+    }
 
 
 def describe_error(e: BaseException, timeout_s: float | None = None, secrets: list[str] | None = None) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from game.inputs import InputError, load_json
 
 from .attempts import reply_digest
-from .client import ChatClient, LLMError, Messages, Reply
+from .client import ChatClient, LLMError, Messages, Reply, response_record
 from .log import read_log
 
 Key = tuple[str, str | None]  # (task id, agent for decentralized runs)
@@ -116,13 +116,7 @@ class ReplayClient(ChatClient):
                 "event": "call",
                 "replayed": True,
                 "request": self.request(messages),
-                "response": {
-                    "text": reply.text,
-                    "finish_reason": reply.finish_reason,
-                    "model": reply.model,
-                    "usage": {"prompt_tokens": reply.tokens_in, "completion_tokens": reply.tokens_out},
-                    "latency_s": round(reply.latency_s, 3),
-                },
+                "response": response_record(reply),
             }
         )
         return reply
