@@ -184,3 +184,18 @@ def test_the_prompt_s_kitchen_says_cooking_as_an_interact_at_t_would_find_it():
     pan = state["stations"]["stove2"]
     assert pan["processed"] < 8  # the snapshot's counter lags between events
     assert "stove2: a pan with chopped tomato (cooking: 8 of 24 done)" in state_text(level, state, t=20)
+
+
+def test_a_plate_at_an_empty_stove_is_said_as_what_the_agent_tried():
+    from kitchens import kitchen
+
+    stations = {"S": {"name": "stove1", "item": "pan"}, "T": {"name": "table1", "item": "plate"}}
+    level = kitchen(["STU", "1.."], {**stations, "U": {"name": "table2"}}, ("salad_basic",))
+    plan = {"agent1": [it("stove1"), mv(2, 1), it("table2"), mv(1, 1), it("table1"), mv(0, 1), it("stove1")]}
+    result = simulate(level, plan)
+    assert result.error_detail.reason == "stove1 has no pot or pan to take food from onto plate (empty)"
+    d = result.diagnosis
+    assert d["need"].startswith("a pot or pan on stove1")
+    first = d["causes"][0]
+    assert (first["kind"], first["t"], first["action"]) == ("moved_away", 0, 0)
+    assert first["text"] == "stove1 has been empty since t = 0: agent1 picks up the pan (empty) from stove1"

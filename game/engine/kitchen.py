@@ -19,6 +19,15 @@ RETURN_DELAY = 10
 Target = Station | Wall  # what an Interact or Process names
 
 
+def _no_cookware(stove: str, held: Item) -> str:
+    """An empty stove and a hand that is not cookware: said as what the agent was trying to do."""
+    if isinstance(held, Container) and held.kind == "plate":
+        return f"{stove} has no pot or pan to take food from onto {describe(held)}"
+    if isinstance(held, Ingredient):
+        return f"{stove} has no pot or pan to put the {describe(held)} in"
+    return f"{stove} takes only a pot or a pan, not {describe(held)}"
+
+
 class AgentState:
     __slots__ = (
         "name",
@@ -236,7 +245,7 @@ class Kitchen:
             agent.held, self.surface[name] = top, None
         elif top is None:
             if not (isinstance(held, Container) and held.is_cookware):
-                raise ActionFailed(E.BAD_INTERACT, f"{name} takes only a pot or a pan, not {describe(held)}")
+                raise ActionFailed(E.BAD_INTERACT, _no_cookware(name, held))
             if self.rules.cooking_pauses_off_stove and held.cooking:
                 held.stamp = now  # the time off the stove does not count
             self.surface[name], agent.held = held, None
