@@ -23,7 +23,7 @@ ORDER_COUNTS = (1, 2, 3, 4)
 HUMAN_STUDY = ((42, 2), (84, 2), (126, 2), (42, 3))
 
 SUITES = {
-    "suite": "the 360 benchmark tasks (6 categories x 5 seeds x 1-3 agents x 1-4 orders)",
+    "suite": "360 generated tasks in the benchmark's shape (6 categories x 5 seeds x 1-3 agents x 1-4 orders)",
     "human24": "the paper's 24 human-study tasks (installed by `levels import-paracook`)",
     "suite24": "24 generated two-agent tasks at the human study's seeds and order counts "
     "(other kitchens than the paper's)",
