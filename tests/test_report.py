@@ -305,3 +305,14 @@ def test_plot_without_matplotlib(paracook_dir: Path, tmp_path: Path, monkeypatch
     monkeypatch.delitem(sys.modules, "game.report.plot", raising=False)
     assert main(["report", str(paracook_dir / "human"), "--plot", str(tmp_path / "p.png")]) == 2
     assert "needs matplotlib" in capsys.readouterr().err
+
+
+def test_a_paper_cell_reads_the_same_in_markdown_and_latex():
+    from game.report.metrics import Estimate
+    from game.report.paper import cell
+
+    e = Estimate(61.25, 55.0, 67.4, 5)
+    assert cell(e) == "61.2 [55.0, 67.4]"
+    assert cell(e, latex=True) == "61.2 {\\scriptsize [55.0, 67.4]}"
+    assert (cell(None), cell(None, latex=True)) == ("-", "--")
+    assert cell(Estimate(3.0, float("nan"), float("nan"), 1), 2) == "3.00"

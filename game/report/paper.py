@@ -66,12 +66,14 @@ def paper_table(rows: list[Row], metrics: tuple[str, ...] = PAPER_METRICS) -> Pa
     return PaperTable(metrics, groups, labels, {(r.label, r.group): r for r in rows})
 
 
-def cell(e: Estimate | None, digits: int = 1) -> str:
+def cell(e: Estimate | None, digits: int = 1, latex: bool = False) -> str:
+    """'61.2 [55.0, 67.4]'; in LaTeX the interval in small type, and '--' for no value."""
     if e is None or math.isnan(e.value):
-        return "-"
+        return "--" if latex else "-"
     if math.isnan(e.low):
         return f"{e.value:.{digits}f}"
-    return f"{e.value:.{digits}f} [{e.low:.{digits}f}, {e.high:.{digits}f}]"
+    interval = f"[{e.low:.{digits}f}, {e.high:.{digits}f}]"
+    return f"{e.value:.{digits}f} " + (f"{{\\scriptsize {interval}}}" if latex else interval)
 
 
 def _estimate(t: PaperTable, label: str, group: str, metric: str) -> Estimate | None:
@@ -135,14 +137,6 @@ def to_json(t: PaperTable) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def _latex_cell(e: Estimate | None, digits: int = 1) -> str:
-    if e is None or math.isnan(e.value):
-        return "--"
-    if math.isnan(e.low):
-        return f"{e.value:.{digits}f}"
-    return f"{e.value:.{digits}f} {{\\scriptsize [{e.low:.{digits}f}, {e.high:.{digits}f}]}}"
-
-
 def to_latex(t: PaperTable) -> str:
     k = len(t.metrics)
     spec = "l" + "c" * k * len(t.groups)
@@ -163,7 +157,7 @@ def to_latex(t: PaperTable) -> str:
     ]
     for label in t.labels:
         cells = [
-            _latex_cell(_estimate(t, label, g, m), DIGITS.get(m, 1)) for g in t.groups for m in t.metrics
+            cell(_estimate(t, label, g, m), DIGITS.get(m, 1), latex=True) for g in t.groups for m in t.metrics
         ]
         lines.append(" & ".join([latex_escape(label), *cells]) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
@@ -192,7 +186,7 @@ def rows_to_latex(rows: list[Row]) -> str:
     ]
     for r in rows:
         cells = [latex_escape(r.label), latex_escape(r.group), str(r.tasks)]
-        cells += [_latex_cell(r.metrics[m], DIGITS.get(m, 1)) for m in METRICS]
+        cells += [cell(r.metrics[m], DIGITS.get(m, 1), latex=True) for m in METRICS]
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     return "\n".join(lines) + "\n"
