@@ -121,6 +121,9 @@ def reached(want: str, cookware: str | None, state: str, where: str) -> int:
     return 0
 
 
+CARRIED = 0.5
+
+
 class Work:
     """Steps left to serve the remaining orders, from the kitchen at the end of a run."""
 
@@ -142,19 +145,24 @@ class Work:
                 ]
             )
 
-    def left(self, kitchen: Kitchen) -> int:
+    def left(self, kitchen: Kitchen, free: Iterable[str] = ()) -> float:
+        """Steps left; an ingredient in a free agent's hand counts half a step on (it is on its
+        way to the next station)."""
         served = len(kitchen.served)
-        pool = list(_ingredients(kitchen))
+        hands = {a.name for a in kitchen.agents if a.name in set(free)}
+        pool = list(_ingredients(kitchen, hands))
         used = [False] * len(pool)
         total = 0
         for needs in self.needs[served:]:
             total += 1  # serving it
             for item, state, cookware in needs:
                 best, pick = 0, -1
-                for k, (name, st, where) in enumerate(pool):
+                for k, (name, st, where, carried) in enumerate(pool):
                     if used[k] or name != item:
                         continue
                     r = reached(state, cookware, st, where)
+                    if r and carried and r < ladder(state, cookware):
+                        r += CARRIED
                     if r > best:
                         best, pick = r, k
                 if pick >= 0:
@@ -163,13 +171,18 @@ class Work:
         return total
 
 
-def _ingredients(kitchen: Kitchen) -> Iterable[tuple[str, str, str]]:
+def _ingredients(kitchen: Kitchen, hands: set[str]) -> Iterable[tuple[str, str, str, bool]]:
+    """(name, state, where, in a free agent's hand) of every ingredient in the kitchen."""
     boards = kitchen.level.station_by_name
-    places = [(n, i) for n, i in kitchen.surface.items()] + [("", a.held) for a in kitchen.agents]
-    for place, item in places:
+    places = [(n, i, False) for n, i in kitchen.surface.items()]
+    places += [("", a.held, a.name in hands) for a in kitchen.agents]
+    for place, item, carried in places:
         if isinstance(item, Ingredient):
             on_board = place and boards[place].kind == "chopping_board"
-            yield item.name, item.state, "board" if on_board else "loose"
+            yield item.name, item.state, "board" if on_board else "loose", carried
         elif isinstance(item, Container):
+            # food in a pan or pot cooks only on a stove: off one it is as far as loose food
+            cooks = not item.is_cookware or (place and boards[place].kind == "stove")
+            where = item.kind if cooks else "loose"
             for i in item.contents:
-                yield i.name, i.state, item.kind
+                yield i.name, i.state, where, carried
