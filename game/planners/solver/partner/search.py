@@ -30,7 +30,7 @@ from .world import Probe, View, Work
 PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
 CUT = 1  # and a unit of fixed queue time cut off by an error, plus this for the error itself
 STOPPED = 40
-STEP = 12  # time a step of work left is counted as, when nodes are ranked
+STEP = 2  # weight of a unit of work left (`world.STEPS`) against a unit of time, in ranking
 WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last again
 MAX_DEPTH = 120  # macro actions of all free agents together
 EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
@@ -54,7 +54,9 @@ class Node:
 
     def score(self) -> tuple:
         t = min(self.frontier.values())
-        return (t + STEP * self.left + CUT * self.cut, t, sum(len(q) for q in self.queues.values()))
+        # first what the run kept of the fixed queues (a plan that breaks them is never preferred
+        # to one that does not), then time and work left
+        return (self.cut, t + STEP * self.left, t, sum(len(q) for q in self.queues.values()))
 
 
 class PartnerSearch:
