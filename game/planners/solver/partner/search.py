@@ -14,6 +14,7 @@ round is the same sequence of runs whatever the machine, ended by a budget of ru
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,7 @@ from .world import Probe, View, Work
 PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
 CUT = 1  # and a unit of fixed queue time cut off by an error, plus this for the error itself
 STOPPED = 40
+SLACK = 30  # in the bold ranking, an error this far ahead of the next decision costs nothing yet
 STEP = 2  # weight of a unit of work left (`world.STEPS`) against a unit of time, in ranking
 WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last again
 MAX_DEPTH = 120  # macro actions of all free agents together
@@ -46,6 +48,7 @@ class Node:
     view: View | None = None  # the kitchen at the first free agent's frontier
     left: float = 0
     cut: float = 0.0  # fixed queue time the run did not reach (it stopped at an error first)
+    slack: float = math.inf  # time from the next decision to that error
     done: bool = False
     oct: float = 0.0
     error: ErrorDetail | None = None
@@ -54,10 +57,19 @@ class Node:
         return min(self.frontier, key=lambda a: (self.frontier[a], list(self.frontier).index(a)))
 
     def score(self) -> tuple:
+        """Safe ranking: first what the run kept of the fixed queues (a plan that breaks them
+        is never preferred to one that does not), then time and work left."""
         t = min(self.frontier.values())
-        # first what the run kept of the fixed queues (a plan that breaks them is never preferred
-        # to one that does not), then time and work left
         return (self.cut, t + STEP * self.left, t, sum(len(q) for q in self.queues.values()))
+
+    def bold(self) -> tuple:
+        """Bold ranking: a fixed queue's error as a cost beside time and work left, so that what
+        the fixed agent waits for may come later when something else is more urgent (food to
+        put on to cook first, then the hand-over while it cooks)."""
+        t = min(self.frontier.values())
+        urgent = STOPPED * max(0.0, 1 - self.slack / SLACK) if self.cut else 0.0
+        lost = self.cut - STOPPED if self.cut else 0.0
+        return (t + STEP * self.left + CUT * lost + urgent, t, sum(len(q) for q in self.queues.values()))
 
 
 class PartnerSearch:
@@ -107,9 +119,10 @@ class PartnerSearch:
         k = sim.kitchen
         node.done = error is None and not k.remaining
         node.oct = sim.now
-        node.left = self.work.left(k, self.free)
+        node.left = self.work.left(k, self.free, error.agent if error is not None else None)
         if error is not None:
             node.cut = STOPPED + sum(max(0.0, self.fixed.end(a) - error.time) for a in self.fixed.raw)
+            node.slack = error.time - min(frontier.values())
         return node
 
     def dead(self, node: Node) -> bool:
@@ -314,13 +327,14 @@ class PartnerSearch:
             width = WIDTHS[min(round_, len(WIDTHS) - 1)]
             before = self.used
             yield from self.beam(root, width)
+            yield from self.polish()
             round_ += 1
             if round_ >= len(WIDTHS) and self.used == before:
                 return
 
     def beam(self, root: Node, width: int) -> Iterator[int]:
         layer = [root]
-        seen: set = set()
+        seen: dict = {}
         for _ in range(MAX_DEPTH):
             pool: list[Node] = []
             for node in layer:
@@ -331,21 +345,28 @@ class PartnerSearch:
                         continue
                     pool.append(child)
                 yield self.used
-                yield from self.polish()
                 if self.used >= self.budget or self.optimal():
                     return
-            pool.sort(key=Node.score)
-            layer = []
-            for child in pool:
-                # the same kitchen as a node before (or a better one of this layer): dropped
-                key = (tuple(sorted(child.pos.items())), child.view.key())
-                if key not in seen:
-                    seen.add(key)
-                    layer.append(child)
-                    if len(layer) == width:
-                        break
+            # half the beam by each ranking (all of it by the safe one when it is one node)
+            layer = self.best_of(sorted(pool, key=Node.score), max(1, width - width // 2), seen)
+            layer += self.best_of(sorted(pool, key=Node.bold), width // 2, seen)
             if not layer:
                 return
+
+    @staticmethod
+    def best_of(ranked: list[Node], count: int, seen: dict) -> list[Node]:
+        """The first `count` nodes whose kitchen no node before had as early (nor a better one
+        of this layer): a kitchen reached again later is where an earlier node already stood."""
+        out: list[Node] = []
+        for child in ranked:
+            if len(out) >= count:
+                break
+            key = (tuple(sorted(child.pos.items())), child.view.key())
+            t = tuple(sorted(child.frontier.values()))
+            if key not in seen or t < seen[key]:
+                seen[key] = t
+                out.append(child)
+        return out
 
 
 def _is_ingredient(c: Any) -> bool:

@@ -160,14 +160,16 @@ class Work:
                 ]
             )
 
-    def left(self, kitchen: Kitchen, free: Iterable[str] = ()) -> float:
+    def left(self, kitchen: Kitchen, free: Iterable[str] = (), stuck: str | None = None) -> float:
         """Work left, in time (`STEPS`), at the end of a run; an ingredient in a free agent's
         hand counts half its next step done (it is on its way to the next station), and what a
-        fixed agent holds then is out of reach for good."""
+        fixed agent holds then is out of reach for good, unless the run stopped at its error
+        (`stuck`): the partner may yet make that action succeed."""
         served = len(kitchen.served)
         hands = {a.name for a in kitchen.agents if a.name in set(free)}
+        reach = hands | ({stuck} if stuck else set())
         wants = [Counter(f"{n}:{st}" for n, st, _ in needs) for needs in self.needs[served:]]
-        pool = list(_ingredients(kitchen, hands, wants))
+        pool = list(_ingredients(kitchen, hands, reach, wants))
         used = [False] * len(pool)
         ready = {
             id(a.held)
@@ -209,7 +211,7 @@ class Work:
 
 
 def _ingredients(
-    kitchen: Kitchen, hands: set[str], wants: list[Counter[str]]
+    kitchen: Kitchen, hands: set[str], reach: set[str], wants: list[Counter[str]]
 ) -> Iterable[tuple[str, str, str, bool, int | None]]:
     """(name, state, where, in a free agent's hand, which container) of every ingredient in the
     kitchen that can
@@ -217,8 +219,9 @@ def _ingredients(
     away) does not count."""
     boards = kitchen.level.station_by_name
     places = [(n, i, False) for n, i in kitchen.surface.items()]
-    # a fixed agent's hand at the end of the run stays full for good: only free hands count
-    places += [("", a.held, True) for a in kitchen.agents if a.name in hands]
+    # a fixed agent's hand at the end of its queue stays full for good; one the run stopped at
+    # an error counts (the partner may yet make that action succeed)
+    places += [("", a.held, a.name in hands) for a in kitchen.agents if a.name in reach]
     for place, item, carried in places:
         if isinstance(item, Ingredient):
             on_board = place and boards[place].kind == "chopping_board"
