@@ -237,7 +237,9 @@ class PartnerSearch:
         if item is None:
             return False
         need = sum(n == item for needs in self.work.needs[view.served :] for n, _, _ in needs)
-        have = sum(_count(code, item) for code in (*view.surfaces.values(), *view.held.values()))
+        # a fixed agent done with its queue keeps what it holds for good
+        hands = [c for a, c in view.held.items() if a in self.free or self.fixed.end(a) > view.time]
+        have = sum(_count(code, item) for code in (*view.surfaces.values(), *hands))
         return have < need
 
     def moments(
