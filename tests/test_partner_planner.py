@@ -9,7 +9,7 @@ import pytest
 from conftest import PARACOOK, need_paracook
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kitchens import it, kitchen, mv
+from kitchens import it, kitchen, mv, pr, wait
 from test_solver import PASS_ROWS, STATIONS
 
 from game.engine import simulate
@@ -71,12 +71,33 @@ def test_a_fixed_queue_comes_back_byte_identical_and_the_bound_holds(handover, w
     assert sol.oct >= sol.bound.value
 
 
-def test_with_every_agent_fixed_the_plan_is_just_run(handover):
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(waits=st.lists(st.integers(min_value=0, max_value=9), min_size=2, max_size=2))
+def test_with_every_agent_fixed_the_plan_is_just_run(handover, waits):
     level, free = handover
-    sol = solve(level, time_limit=BUDGET, fixed=free.plan)
-    assert same(sol.plan, free.plan)
-    assert sol.result.to_dict() == simulate(level, free.plan, record=False).to_dict()
-    assert sol.oct >= sol.bound.value
+    plan = {
+        a: q + [{"action": "Wait", "duration": w}] for (a, q), w in zip(free.plan.items(), waits, strict=True)
+    }
+    sol = solve(level, time_limit=BUDGET, fixed=plan)
+    assert same(sol.plan, plan)
+    assert sol.result.to_dict() == simulate(level, plan, record=False).to_dict()
+    assert sol.oct >= sol.bound.value >= max(6 + waits[0], 8 + waits[1])  # each queue's own end
+
+
+def test_a_better_plan_is_made_leaner_macro_by_macro():
+    from game.engine.plan import read_action
+    from game.planners.solver.partner.search import _cuts
+
+    queue = tuple(read_action(a) for a in [mv(1, 2), it("a"), wait(3), it("b"), pr("b")])
+    cuts = [[str(a) for a in q] for q in _cuts(queue)]
+    assert cuts == [
+        ["MoveTo(1, 2)", "Interact(a)", "Wait(3)", "Interact(b)"],  # the last macro
+        ["MoveTo(1, 2)", "Interact(a)", "Process(b)"],
+        ["Wait(3)", "Interact(b)", "Process(b)"],
+        ["MoveTo(1, 2)", "Interact(a)"],  # two in a row
+        ["Process(b)"],
+        ["MoveTo(1, 2)", "Interact(a)", "Interact(b)", "Process(b)"],  # the Wait
+    ]
 
 
 def test_every_agent_fixed_and_failing_is_said_in_the_engines_words(handover):
