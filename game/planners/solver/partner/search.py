@@ -15,7 +15,7 @@ round is the same sequence of runs whatever the machine, ended by a budget of ru
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,7 @@ WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last
 MAX_DEPTH = 120  # macro actions of all free agents together
 EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
 LATER = 2  # later instants tried at a station, besides arriving
+LOOK = 4  # nodes looked one step further from, on a plateau
 
 
 @dataclass
@@ -49,6 +50,7 @@ class Node:
     left: float = 0
     cut: float = 0.0  # fixed queue time the run did not reach (it stopped at an error first)
     slack: float = math.inf  # time from the next decision to that error
+    parent: Node | None = None
     done: bool = False
     oct: float = 0.0
     error: ErrorDetail | None = None
@@ -340,20 +342,36 @@ class PartnerSearch:
         for _ in range(MAX_DEPTH):
             pool: list[Node] = []
             for node in layer:
-                for child in self.children(node):
-                    if self.consider(child) or self.dead(child):
-                        continue
-                    if self.best is not None and min(child.frontier.values()) >= self.best.oct:
-                        continue
-                    pool.append(child)
-                yield self.used
+                pool += yield from self.expand(node)
                 if self.used >= self.budget or self.optimal():
                     return
+            if pool and not any(c.parent and (c.cut, c.left) < (c.parent.cut, c.parent.left) for c in pool):
+                # a plateau: no step gains anything (a hand to free first, say); look one
+                # step further from the most promising few, and keep their children
+                deeper: list[Node] = []
+                for node in sorted(pool, key=Node.score)[: max(LOOK, width)]:
+                    deeper += yield from self.expand(node)
+                    if self.used >= self.budget or self.optimal():
+                        return
+                pool = deeper or pool
             # half the beam by each ranking (all of it by the safe one when it is one node)
             layer = self.best_of(sorted(pool, key=Node.score), max(1, width - width // 2), seen)
             layer += self.best_of(sorted(pool, key=Node.bold), width // 2, seen)
             if not layer:
                 return
+
+    def expand(self, node: Node) -> Generator[int, None, list[Node]]:
+        """The node's children worth keeping (plans are kept as they are found)."""
+        out = []
+        for child in self.children(node):
+            child.parent = node
+            if self.consider(child) or self.dead(child):
+                continue
+            if self.best is not None and min(child.frontier.values()) >= self.best.oct:
+                continue
+            out.append(child)
+        yield self.used
+        return out
 
     @staticmethod
     def best_of(ranked: list[Node], count: int, seen: dict) -> list[Node]:
