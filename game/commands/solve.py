@@ -209,7 +209,8 @@ def describe(sol: Solution, args: argparse.Namespace) -> str:
         f"  lower bound {sol.bound.value}, gap {sol.gap:.1%}"
         if sol.gap is not None
         else f"  lower bound {sol.bound.value}",
-        f"  searched {sol.evaluations} schedules in {sol.seconds:.1f} s",
+        f"  searched {sol.evaluations} {'engine runs' if sol.extra.get('partner') else 'schedules'} "
+        f"in {sol.seconds:.1f} s",
     ]
     for agent in r.agent_progress:
         lines.append(

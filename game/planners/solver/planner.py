@@ -380,7 +380,7 @@ class Planner:
             self._seconds(),
             self.note,
             predicted,
-            {"exact": self.proof} if self.proof else {},
+            {"exact": self.proof} if self.proof else {"partner": True} if self.partner else {},
         )
 
     def _seconds(self) -> float:
