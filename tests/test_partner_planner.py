@@ -174,3 +174,20 @@ def test_the_human_agent1_of_the_salad_kitchen_gets_a_partner_as_fast_as_the_hum
     assert same(sol.plan["agent1"], human["plan"]["agent1"])
     assert sol.done and sol.oct <= human["time"]
     assert sol.oct >= sol.bound.value >= 46  # agent1's queue ends at 46
+
+
+def test_fixed_queues_that_never_act_leave_the_free_agents_own_bound():
+    # agent1 only walks: every plan is agent2's alone, whose bound holds
+    level = kitchen(["#LCPW#", "#....#", "#1..2#"], STATIONS, ("salad_basic",))
+    alone = solve(level.replace(agents=level.agents[1:]), time_limit=0.3)
+    sol = solve(level, time_limit=BUDGET, fixed={"agent1": [mv(2, 2)]})
+    assert sol.done and sol.bound.terms["free agents alone"] == alone.bound.value
+    assert sol.oct >= sol.bound.value >= alone.bound.value
+
+
+def test_free_agents_that_cannot_serve_alone_beside_idle_fixed_ones_is_said_in_words():
+    # a wall between the two, a table across it: agent2 alone cannot reach the lettuce
+    level = kitchen(["#########", "#LCP#..W#", "#1..T.2.#", "#########"], STATIONS, ("salad_basic",))
+    assert solve(level, time_limit=0.3).done  # the pair can
+    with pytest.raises(Unsolvable, match="agent1 never act at a station, and agent2 alone cannot serve"):
+        solve(level, time_limit=BUDGET, fixed={"agent1": []})

@@ -197,7 +197,7 @@ class Planner:
             from .partner import Partner
 
             self.partner = Partner(level, self.rules, fixed, time_limit)
-            self.bound = self.partner.bound_for(self.bound)
+            self.bound = self.partner.bound_for(self.bound, alone=False)  # the rest comes later
             self.state_budget = 0
 
     def progress(self, done: bool = False) -> Progress:
