@@ -191,3 +191,9 @@ def test_free_agents_that_cannot_serve_alone_beside_idle_fixed_ones_is_said_in_w
     assert solve(level, time_limit=0.3).done  # the pair can
     with pytest.raises(Unsolvable, match="agent1 never act at a station, and agent2 alone cannot serve"):
         solve(level, time_limit=BUDGET, fixed={"agent1": []})
+
+
+def test_the_same_fixed_queue_gives_the_same_plan(handover):
+    level, free = handover
+    runs = [solve(level, time_limit=BUDGET, fixed={"agent2": free.plan["agent2"]}) for _ in range(2)]
+    assert same(runs[0].plan, runs[1].plan) and runs[0].evaluations == runs[1].evaluations
