@@ -197,3 +197,12 @@ def test_the_same_fixed_queue_gives_the_same_plan(handover):
     level, free = handover
     runs = [solve(level, time_limit=BUDGET, fixed={"agent2": free.plan["agent2"]}) for _ in range(2)]
     assert same(runs[0].plan, runs[1].plan) and runs[0].evaluations == runs[1].evaluations
+
+
+def test_no_plan_found_within_the_budget_is_said_and_keeps_the_fixed_queue():
+    # agent1 takes the only plate and keeps it: nothing can be served, though no check proves it
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    queue = [mv(3, 2), it("table1")]
+    sol = solve(level, time_limit=BUDGET, fixed={"agent1": queue})
+    assert not sol.done and sol.plan == {"agent1": queue, "agent2": []}
+    assert sol.note.startswith("no plan for agent2 around the fixed queues found in ")

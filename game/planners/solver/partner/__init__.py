@@ -13,10 +13,11 @@ the engine as judge (`search.PartnerSearch`)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from game.engine import Level, get_rules
+from game.engine import Action, Level, get_rules
+from game.engine.plan import read_action
 
 from ..bound import Bound, lower_bound
 from ..model import Unsolvable
@@ -110,14 +111,21 @@ class Partner:
     def used(self) -> int:
         return self.search.used if self.search else 0
 
-    def steps(self) -> Iterator[int]:
+    def steps(
+        self, seed: Callable[[], dict[str, Sequence[Mapping[str, Any]]]] | None = None
+    ) -> Iterator[int]:
+        """The search; `seed` (called once, after the first greedy round) gives a plan made
+        without the constraint, whose free agents' queues are tried as they are."""
         if self.search is None:
             return
-        yield from self.search.steps()
+        yield from self.search.steps(None if seed is None else lambda: self._seed_queues(seed()))
         if self.search.best is None:
             self.note = (
                 f"no plan for {', '.join(self.free)} around the fixed queues found in {self.used} runs"
             )
+
+    def _seed_queues(self, plan: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, tuple[Action, ...]]:
+        return {a: tuple(read_action(x) for x in plan.get(a, ())) for a in self.free}
 
     def best(self) -> tuple[float, dict[str, list[dict[str, Any]]]] | None:
         """(OCT, whole plan) of the best plan so far: fixed queues as given, the others found."""

@@ -15,7 +15,7 @@ round is the same sequence of runs whatever the machine, ended by a budget of ru
 from __future__ import annotations
 
 import math
-from collections.abc import Generator, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -310,6 +310,16 @@ class PartnerSearch:
                 if self.best is not node or self.used >= self.budget:
                     break
 
+    def try_seed(self, queues: dict[str, tuple[Action, ...]]) -> Iterator[int]:
+        if not queues:
+            return
+        trial = {a: tuple(queues.get(a, ())) for a in self.free}
+        done, oct_ = self.run(trial)
+        yield self.used
+        if done:
+            ends = {a: oct_ for a in self.free}
+            self.consider(Node(trial, ends, {}, done=True, oct=oct_))
+
     def run(self, queues: dict[str, tuple[Action, ...]]) -> tuple[bool, float]:
         self.used += 1
         sim = Simulation(self.level, {**self.fixed.actions, **queues}, self.rules, record=False)
@@ -319,8 +329,10 @@ class PartnerSearch:
     def optimal(self) -> bool:
         return self.best is not None and self.best.oct <= self.floor
 
-    def steps(self) -> Iterator[int]:
-        """The search, yielding the runs used so far after each expansion."""
+    def steps(self, seed: Callable[[], dict[str, tuple[Action, ...]]] | None = None) -> Iterator[int]:
+        """The search, yielding the runs used so far after each expansion. After the first
+        (greedy) round, `seed` gives the free agents' queues of a plan made without the
+        constraint; when the engine serves the orders with them as they are, that is a plan."""
         root = self.root()
         if self.consider(root) or self.dead(root):
             self.polished = self.best  # the free agents do nothing: nothing to drop
@@ -331,6 +343,8 @@ class PartnerSearch:
             width = WIDTHS[min(round_, len(WIDTHS) - 1)]
             before = self.used
             yield from self.beam(root, width)
+            if round_ == 0 and seed is not None:
+                yield from self.try_seed(seed())
             yield from self.polish()
             round_ += 1
             if round_ >= len(WIDTHS) and self.used == before:
