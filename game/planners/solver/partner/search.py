@@ -39,6 +39,7 @@ MAX_DEPTH = 120  # macro actions of all free agents together
 EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
 LATER = 2  # later instants tried at a station, besides arriving
 LOOK = 4  # nodes looked one step further from, on a plateau
+SEED_ROUND = 1  # the round after which a seed is tried
 
 
 @dataclass
@@ -84,6 +85,7 @@ class PartnerSearch:
         self.used = 0
         self.best: Node | None = None
         self.polished: Node | None = None
+        self.seed_tried = False
         self.floor = 0.0  # a lower bound: a plan this fast ends the search
         self.improved: list[Node] = []
         self.work = Work(level)
@@ -310,16 +312,6 @@ class PartnerSearch:
                 if self.best is not node or self.used >= self.budget:
                     break
 
-    def try_seed(self, queues: dict[str, tuple[Action, ...]]) -> Iterator[int]:
-        if not queues:
-            return
-        trial = {a: tuple(queues.get(a, ())) for a in self.free}
-        done, oct_ = self.run(trial)
-        yield self.used
-        if done:
-            ends = {a: oct_ for a in self.free}
-            self.consider(Node(trial, ends, {}, done=True, oct=oct_))
-
     def run(self, queues: dict[str, tuple[Action, ...]]) -> tuple[bool, float]:
         self.used += 1
         sim = Simulation(self.level, {**self.fixed.actions, **queues}, self.rules, record=False)
@@ -330,9 +322,10 @@ class PartnerSearch:
         return self.best is not None and self.best.oct <= self.floor
 
     def steps(self, seed: Callable[[], dict[str, tuple[Action, ...]]] | None = None) -> Iterator[int]:
-        """The search, yielding the runs used so far after each expansion. After the first
-        (greedy) round, `seed` gives the free agents' queues of a plan made without the
-        constraint; when the engine serves the orders with them as they are, that is a plan."""
+        """The search, yielding the runs used so far after each expansion. After the second
+        round (or at the end of the budget, if that comes first), `seed` gives the free agents'
+        queues of a plan made without the constraint (it takes a while: not before the first
+        plans); when the engine serves the orders with them as they are, that is a plan too."""
         root = self.root()
         if self.consider(root) or self.dead(root):
             self.polished = self.best  # the free agents do nothing: nothing to drop
@@ -343,12 +336,26 @@ class PartnerSearch:
             width = WIDTHS[min(round_, len(WIDTHS) - 1)]
             before = self.used
             yield from self.beam(root, width)
-            if round_ == 0 and seed is not None:
-                yield from self.try_seed(seed())
+            if round_ == SEED_ROUND or self.used >= self.budget:
+                yield from self.seeded(seed)
             yield from self.polish()
             round_ += 1
             if round_ >= len(WIDTHS) and self.used == before:
                 return
+
+    def seeded(self, seed: Callable[[], dict[str, tuple[Action, ...]]] | None) -> Iterator[int]:
+        """Try the seed, once."""
+        if seed is None or self.seed_tried or self.optimal():
+            return
+        self.seed_tried = True
+        queues = seed()
+        if not queues:
+            return
+        trial = {a: tuple(queues.get(a, ())) for a in self.free}
+        done, oct_ = self.run(trial)
+        yield self.used
+        if done:
+            self.consider(Node(trial, dict.fromkeys(self.free, oct_), {}, done=True, oct=oct_))
 
     def beam(self, root: Node, width: int) -> Iterator[int]:
         layer = [root]
