@@ -114,8 +114,9 @@ class Partner:
     def steps(
         self, seed: Callable[[], dict[str, Sequence[Mapping[str, Any]]]] | None = None
     ) -> Iterator[int]:
-        """The search; `seed` (called at most once, when the first rounds found nothing) gives a
-        plan made without the constraint, whose free agents' queues are tried as they are."""
+        """The search; `seed` (called at most once, after the first two rounds or at the end of
+        the budget) gives a plan made without the constraint, whose free agents' queues are
+        tried as they are."""
         if self.search is None:
             return
         yield from self.search.steps(None if seed is None else lambda: self._seed_queues(seed()))

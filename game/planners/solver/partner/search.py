@@ -10,7 +10,11 @@ partner makes the branches where the partner does not do it fail, so the search 
 partner must do. A run that serves every order is a plan, and its OCT is the engine's.
 
 The order is a beam search, widened each round (anytime: the best plan so far is kept; every
-round is the same sequence of runs whatever the machine, ended by a budget of runs)."""
+round is the same sequence of runs whatever the machine, ended by a budget of runs). Half of each
+beam is ranked "safe" (what the run kept of the fixed queues first), half "bold" (a fixed agent's
+error weighed by how soon it comes); on a plateau it looks one step further. After each round
+the best plan is made leaner (`polish`), and once, a plan made without the constraint is tried
+(`seeded`)."""
 
 from __future__ import annotations
 
@@ -30,10 +34,13 @@ from .fixed import FixedQueues
 from .world import Probe, View, Work
 
 PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
-CUT = 1  # and a unit of fixed queue time cut off by an error, plus this for the error itself
+# ranking: a unit of work left (`world.STEPS`) weighs STEP units of time; a run that stopped at a
+# fixed agent's error counts the fixed queue time it cut off (CUT per unit) plus STOPPED for the
+# error itself, which the bold ranking scales down to nothing for an error SLACK or more ahead
+STEP = 2
+CUT = 1
 STOPPED = 40
-SLACK = 30  # in the bold ranking, an error this far ahead of the next decision costs nothing yet
-STEP = 2  # weight of a unit of work left (`world.STEPS`) against a unit of time, in ranking
+SLACK = 30
 WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last again
 MAX_DEPTH = 120  # macro actions of all free agents together
 EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
@@ -87,7 +94,6 @@ class PartnerSearch:
         self.polished: Node | None = None
         self.seed_tried = False
         self.floor = 0.0  # a lower bound: a plan this fast ends the search
-        self.improved: list[Node] = []
         self.work = Work(level)
         self.last_fixed = max((fixed.end(a) for a in fixed.raw), default=0)
         self.sides = self._sides()
@@ -288,7 +294,6 @@ class PartnerSearch:
             return False
         if self.best is None or node.oct < self.best.oct:
             self.best = node
-            self.improved.append(node)
         return True
 
     def polish(self) -> Iterator[int]:
@@ -307,7 +312,6 @@ class PartnerSearch:
                     yield self.used
                     if done and oct_ <= node.oct:
                         self.best = Node(trial, node.frontier, node.pos, done=True, oct=oct_)
-                        self.improved.append(self.best)
                         break
                 if self.best is not node or self.used >= self.budget:
                     break

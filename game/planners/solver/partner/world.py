@@ -145,7 +145,6 @@ class Work:
 
     def __init__(self, level: Level):
         book = level.recipe_book
-        self.orders = level.orders
         self.needs: list[list[tuple[str, str, str | None]]] = []
         for order in level.orders:
             recipe = book.get(order)
