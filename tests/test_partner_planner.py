@@ -206,3 +206,13 @@ def test_no_plan_found_within_the_budget_is_said_and_keeps_the_fixed_queue():
     sol = solve(level, time_limit=BUDGET, fixed={"agent1": queue})
     assert not sol.done and sol.plan == {"agent1": queue, "agent2": []}
     assert sol.note.startswith("no plan for agent2 around the fixed queues found in ")
+
+
+def test_a_hint_is_tried_first_and_a_bad_one_is_named(handover):
+    level, free = handover
+    queue = free.plan["agent2"] + [{"action": "Wait", "duration": 2}]
+    sol = solve(level, time_limit=BUDGET, fixed={"agent2": queue}, hint=free.plan)
+    assert sol.done and sol.oct == sol.bound.value == 10 and sol.evaluations <= 3  # at once
+    assert same(sol.plan["agent1"], free.plan["agent1"])
+    with pytest.raises(ValueError, match="hint: agent1: the action queue must be a list"):
+        solve(level, time_limit=BUDGET, fixed={"agent2": queue}, hint={"agent1": "go"})

@@ -161,7 +161,14 @@ class Planner:
     The search is the same sequence of schedules whatever the limit (the limit sets how far it
     goes), and every schedule better than all before it is run by the engine at once, so a
     longer limit never returns a worse plan. With `jobs` > 1, that many searches with different
-    seeds run in parallel processes and the best plan wins (ties: the lowest seed)."""
+    seeds run in parallel processes and the best plan wins (ties: the lowest seed).
+
+    `fixed` ({agent: queue in the plan JSON format}) keeps those agents' queues exactly as given
+    and plans the others around them (`partner`); the bound is for the same constraint. Bad fixed
+    input raises ValueError naming the agent and action; fixed queues that rule every plan out
+    raise Unsolvable (here when no search is needed to prove it, else from `solve` once the search
+    found nothing). `hint`, a plan (say the partner's before the person's last edit), has its free
+    agents' queues tried first, as they are."""
 
     def __init__(
         self,
@@ -175,6 +182,7 @@ class Planner:
         routes: bool | None = None,
         exact: bool = True,
         fixed: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+        hint: Mapping[str, Any] | None = None,
     ):
         self.level = level
         self.rules = get_rules(rules or level.rules).name
@@ -199,7 +207,7 @@ class Planner:
         if fixed:
             from .partner import Partner
 
-            self.partner = Partner(level, self.rules, fixed, time_limit)
+            self.partner = Partner(level, self.rules, fixed, time_limit, hint)
             self.bound = self.partner.bound_for(self.bound, alone=False)  # the rest comes later
             self.state_budget = 0
 
@@ -417,6 +425,7 @@ def solve(
     routes: bool | None = None,
     exact: bool = True,
     fixed: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+    hint: Mapping[str, Any] | None = None,
 ) -> Solution:
     """Plan the level. The returned plan has been run by the engine; `done` says whether it
     serves every order (False only when no plan was found: `note` says why). `progress` is
@@ -425,11 +434,12 @@ def solve(
     default on one-order levels, `bound.routes_by_default`). On a
     one-agent, one-order level the exact search has most of the limit (`exact=False`: the
     schedule search alone has all of it). `fixed` keeps those agents' queues as given and plans
-    the others around them (see `Planner`)."""
+    the others around them (see `Planner`); with it, `hint` (an earlier
+    plan, e.g. the partner's before the person's last edit) is tried first for the others."""
     # a first report before the bound is worked out (a second or more), so that a progress bar
     # starts from nothing instead of guessing from the clock
     stop = progress is not None and progress(Progress(0, 0, None, None, 0.0)) is False
-    run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact, fixed=fixed)
+    run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact, fixed=fixed, hint=hint)
     if stop:
         return run.solution()
     for p in run.steps():

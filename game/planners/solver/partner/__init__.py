@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from game.engine import Action, Level, get_rules
+from game.engine import Action, Level, PlanError, get_rules, parse_plan
 from game.engine.plan import read_action
 
 from ..bound import Bound, lower_bound
@@ -58,6 +58,7 @@ class Partner:
         rules: str,
         fixed: Mapping[str, Sequence[Mapping[str, Any]]],
         time_limit: float,
+        hint: Mapping[str, Any] | None = None,
     ):
         self.level = level
         self.rules = rules
@@ -70,6 +71,7 @@ class Partner:
         check_possible(level, rules, self.fixed)
         self.budget = max(MIN_RUNS, int(RUNS_PER_SECOND * time_limit))
         self.search = PartnerSearch(level, get_rules(rules), self.fixed, self.budget) if self.free else None
+        self.hint = self._hint(hint)
         self.note = ""
         self.impossible = ""  # why no plan exists, when the search found none and that is proven
 
@@ -119,11 +121,23 @@ class Partner:
         tried as they are."""
         if self.search is None:
             return
-        yield from self.search.steps(None if seed is None else lambda: self._seed_queues(seed()))
+        seeds = None if seed is None else lambda: self._seed_queues(seed())
+        yield from self.search.steps(seeds, self.hint)
         if self.search.best is None:
             self.note = (
                 f"no plan for {', '.join(self.free)} around the fixed queues found in {self.used} runs"
             )
+
+    def _hint(self, hint: Mapping[str, Any] | None) -> dict[str, tuple[Action, ...]]:
+        """The free agents' queues of a hinted plan (a plan object or anything with a `plan`),
+        read like any plan: ValueError for one of the wrong shape."""
+        if not hint:
+            return {}
+        try:
+            plan = parse_plan(hint, self.level.agent_names)
+        except PlanError as e:
+            raise ValueError(f"hint: {e}") from None
+        return {a: plan[a] for a in self.free if plan[a]}
 
     def _seed_queues(self, plan: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, tuple[Action, ...]]:
         return {a: tuple(read_action(x) for x in plan.get(a, ())) for a in self.free}

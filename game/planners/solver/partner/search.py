@@ -301,7 +301,12 @@ class PartnerSearch:
         turn, keeping a change whenever the engine still serves every order no later. Later
         walks name their tiles, so they still go to the same places; only timing moves, and the
         engine judges it."""
-        while self.best is not None and self.best is not self.polished and self.used < self.budget:
+        while (
+            self.best is not None
+            and self.best is not self.polished
+            and self.used < self.budget
+            and not self.optimal()
+        ):
             node = self.best
             self.polished = node
             for agent in self.free:
@@ -325,16 +330,24 @@ class PartnerSearch:
     def optimal(self) -> bool:
         return self.best is not None and self.best.oct <= self.floor
 
-    def steps(self, seed: Callable[[], dict[str, tuple[Action, ...]]] | None = None) -> Iterator[int]:
-        """The search, yielding the runs used so far after each expansion. After the second
-        round (or at the end of the budget, if that comes first), `seed` gives the free agents'
-        queues of a plan made without the constraint (it takes a while: not before the first
-        plans); when the engine serves the orders with them as they are, that is a plan too."""
+    def steps(
+        self,
+        seed: Callable[[], dict[str, tuple[Action, ...]]] | None = None,
+        hint: dict[str, tuple[Action, ...]] | None = None,
+    ) -> Iterator[int]:
+        """The search, yielding the runs used so far after each expansion. `hint` (the free
+        agents' queues of an earlier plan, say the partner's before the person's last edit) is
+        tried first, as it is. After the second round (or at the end of the budget, if that
+        comes first), `seed` gives the free agents' queues of a plan made without the constraint
+        (it takes a while: not before the first plans), tried the same way."""
         root = self.root()
         if self.consider(root) or self.dead(root):
             self.polished = self.best  # the free agents do nothing: nothing to drop
             yield self.used
             return
+        if hint:
+            yield from self.attempt(hint)
+            yield from self.polish()
         round_ = 0
         while self.used < self.budget and not self.optimal():
             width = WIDTHS[min(round_, len(WIDTHS) - 1)]
@@ -352,7 +365,10 @@ class PartnerSearch:
         if seed is None or self.seed_tried or self.optimal():
             return
         self.seed_tried = True
-        queues = seed()
+        yield from self.attempt(seed())
+
+    def attempt(self, queues: dict[str, tuple[Action, ...]]) -> Iterator[int]:
+        """One run with these queues for the free agents, kept when it serves every order."""
         if not queues:
             return
         trial = {a: tuple(queues.get(a, ())) for a in self.free}
