@@ -105,8 +105,16 @@ def is_result(data: Any) -> bool:
 
 def label_of(data: dict[str, Any], path: Path) -> str:
     """Who produced a result: its own label (`run --label`, a study's participant), its method
-    and model, its source kind, or `human` for ParaCook's."""
+    and model, its source kind, or `human` for ParaCook's; a partner run (`llm --fix`) adds
+    which agents were fixed, so that no table passes it off as the model's alone."""
     source = data.get("source") if isinstance(data.get("source"), dict) else {}
+    fixed = data.get("fixed_agents", source.get("fixed_agents"))
+    if isinstance(fixed, list) and fixed and all(isinstance(a, str) for a in fixed):
+        return f"{_own_label(data, source, path)} ({', '.join(a[:64] for a in fixed[:8])} fixed)"
+    return _own_label(data, source, path)
+
+
+def _own_label(data: dict[str, Any], source: dict[str, Any], path: Path) -> str:
     for label in (data.get("label"), source.get("label")):
         if isinstance(label, str) and label.strip():
             return label.strip()
