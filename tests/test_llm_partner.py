@@ -269,14 +269,14 @@ def test_a_damaged_fixed_field_in_run_json_is_named(llm_server, tmp_path, capsys
 @pytest.mark.parametrize(
     ("fix", "words"),
     [
-        (["agent1"], "--fix 'agent1': give AGENT=PLAN.json"),
+        (["agent1"], "--fix 'agent1': expected AGENT=PLAN.json"),
         (["agent3=LIST"], "--fix agent3: no such agent in this level (agents: agent1, agent2)"),
-        (["agent1=LIST", "agent1=LIST"], "--fix agent1: given twice"),
+        (["agent1=LIST", "agent1=LIST"], "--fix agent1=...: agent1 is fixed twice"),
         (["agent1=LIST", "agent2=LIST"], "fixes every agent of kitchen_alpha:pasta_tomato"),
         (["agent1=MISSING"], "missing.json: cannot read the file"),
         (["agent1=BAD"], "bad.json: agent1 action 2: field 'target' must be [x, y]"),
         (["agent1=NAN"], "nan.json: not usable JSON (NaN is not a JSON number)"),
-        (["agent1=OTHER"], "other.json: no queue for agent1 in this plan (it has 'chef')"),
+        (["agent1=OTHER"], "other.json: no queue for agent1 in this plan (agents in it: 'chef')"),
         (["agent1=HUGE"], "more than the 10,000 a plan may give one agent"),
     ],
 )
