@@ -123,7 +123,7 @@ def test_the_session_keeps_the_condition_and_every_replan_beside_the_edits(tmp_p
         "person_agents": ["agent1"],
         "api_key_env": "OPENAI_API_KEY",
     }
-    assert s.condition_name == "partner"
+    assert s.condition_name == "partner planner (person: agent1)"
     s.submit()  # past the warm-up
     s.level.tick(12.5)
     s.level.count("edit")

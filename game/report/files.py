@@ -332,7 +332,8 @@ def run_folder_of(path: Path) -> str:
 
 
 STUDY_NUMBERS = ("planning_s", "active_s", "idle_s", "paused_s", "edits", "undos", "redos", "previews")
-STUDY_NUMBERS += ("error_runs",)
+STUDY_NUMBERS += ("error_runs", "replans")
+MAX_CONDITION_CHARS = 400  # a study condition's name (`partner llm <model> <method> (person: ...)`)
 
 
 def study_of(data: dict[str, Any], where: str) -> dict[str, Any]:
@@ -355,6 +356,14 @@ def study_of(data: dict[str, Any], where: str) -> dict[str, Any]:
         if status not in ("served", "failed", "abandoned"):
             raise ResultError(f"{where}: field 'source.study.status' is {status!r}, not a scored status")
         out["status"] = status
+    condition = study.get("condition", "solo")  # exports before partner conditions were solo
+    if not isinstance(condition, str) or not condition.strip() or len(condition) > MAX_CONDITION_CHARS:
+        raise ResultError(
+            f"{where}: field 'source.study.condition' must be a condition's name, not {short_repr(condition)}"
+        )
+    if not condition.isprintable():
+        raise ResultError(f"{where}: field 'source.study.condition' holds a control character")
+    out["condition"] = condition.strip()
     return out
 
 

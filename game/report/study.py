@@ -36,11 +36,13 @@ from game.report.metrics import (
     mean_ci,
     metrics,
     poct_ceiling,
+    welch,
 )
 
 SUMMARY_METRICS = ("SR", "pOCT", "nOCT", "OCT/LB", "pMD", "AU")
 # The process data a session records, per run; their means per row (all in [0, inf)).
 PROCESS = ("planning_s", "active_s", "idle_s", "paused_s", "edits", "undos", "previews", "error_runs")
+PROCESS += ("replans",)
 PROCESS_HEAD = {
     "planning_s": "planning (s)",
     "active_s": "active (s)",
@@ -50,6 +52,7 @@ PROCESS_HEAD = {
     "undos": "undos",
     "previews": "previews",
     "error_runs": "error runs",
+    "replans": "partner re-plans",
 }
 SCORED = ("served", "failed", "abandoned")
 BYS = ("level", "participant", "difficulty")
@@ -122,8 +125,10 @@ def _estimate(values: list[float], name: str) -> Estimate:
     return bounded(mean_ci(values), name, len(values))
 
 
-def _summary(by: str, group: str, members: list[Run], human: dict[str, float]) -> SummaryRow:
-    samples = _samples(by, members)
+def _sample_values(
+    samples: list[list[Run]],
+) -> tuple[dict[str, list[float]], list[float], dict[str, list[float]]]:
+    """Each sample's value of every summary metric, its served OCT and its process means."""
     values: dict[str, list[float]] = {m: [] for m in SUMMARY_METRICS}
     octs: list[float] = []
     process: dict[str, list[float]] = {k: [] for k in PROCESS}
@@ -139,6 +144,11 @@ def _summary(by: str, group: str, members: list[Run], human: dict[str, float]) -
             known = [float(r.study[k]) for r in runs if k in r.study]
             if known:
                 process[k].append(_mean(known))
+    return values, octs, process
+
+
+def _summary(by: str, group: str, members: list[Run], human: dict[str, float]) -> SummaryRow:
+    values, octs, process = _sample_values(_samples(by, members))
     ests = {name: _estimate(v, name) for name, v in values.items()}
     ests["pOCT"] = below(ests["pOCT"], poct_ceiling(members))
     poct = values["pOCT"]
@@ -212,10 +222,131 @@ def run_rows(runs: list[Run], human: dict[str, float] | None = None) -> list[dic
                 "OCT/LB": round(r.time / r.bound, 4) if r.done and r.bound else None,
                 "lower_bound": r.bound,
                 "human_time": human.get(r.digest) if r.digest else None,
+                "condition": condition_of(r),
                 **{k: r.study.get(k) for k in PROCESS},
             }
         )
     return out
+
+
+# -- solo and partner conditions ----------------------------------------------------------------------
+
+SOLO = "solo"  # the condition without a partner (every run from before partner conditions)
+SHARED = "all (levels every condition played)"
+COMPARED = ("SR", "pOCT", "planning_s")  # the differences given: a condition's mean minus solo's
+COMPARED_HEAD = {"SR": "SR (points)", "pOCT": "pOCT (time)", "planning_s": "planning (s)"}
+
+
+def condition_of(run: Run) -> str:
+    """The run's study condition, as its export recorded it (never guessed from a label)."""
+    return str(run.study.get("condition") or SOLO)
+
+
+@dataclass(frozen=True)
+class ConditionRow:
+    """One condition's runs on one level (or on the levels every condition played), summed up
+    as a level row: one sample per participant."""
+
+    level: str
+    condition: str
+    row: SummaryRow
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.row.to_dict(), "by": "condition", "group": self.level, "condition": self.condition}
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A condition's mean minus solo's on one level (or the shared levels), Welch interval."""
+
+    level: str
+    condition: str
+    metric: str
+    estimate: Estimate
+    solo_n: int  # samples (participants) on each side
+    other_n: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "condition": self.condition,
+            "against": SOLO,
+            "metric": self.metric,
+            **self.estimate.to_dict(),
+            "n_solo": self.solo_n,
+            "n_condition": self.other_n,
+        }
+
+
+def _conditions(runs: list[Run]) -> list[str]:
+    return sorted({condition_of(r) for r in runs}, key=lambda c: (c != SOLO, c))
+
+
+def _compared_values(runs: list[Run]) -> dict[str, list[float]]:
+    """Per participant (their mean over the runs), the values the differences compare."""
+    values, _, process = _sample_values(_samples("level", runs))
+    return {"SR": values["SR"], "pOCT": values["pOCT"], "planning_s": process["planning_s"]}
+
+
+def _difference_range(metric: str, runs: list[Run]) -> tuple[float, float]:
+    """Where a difference of two means can lie: SR within +/-100 points; pOCT within the
+    largest value a sample can take; planning time unbounded."""
+    if metric == "SR":
+        return -100.0, 100.0
+    if metric == "pOCT":
+        top = poct_ceiling(runs)
+        return -top, top
+    return -math.inf, math.inf
+
+
+def _differences(level: str, by: dict[str, list[Run]], conditions: list[str]) -> list[Difference]:
+    solo = by.get(SOLO)
+    if not solo:
+        return []
+    out = []
+    base = _compared_values(solo)
+    for c in conditions:
+        if c == SOLO or not by.get(c):
+            continue
+        other = _compared_values(by[c])
+        for metric in COMPARED:
+            e = welch(base[metric], other[metric])
+            low, high = _difference_range(metric, solo + by[c])
+            if not math.isnan(e.low):
+                e = Estimate(e.value, max(low, e.low), min(high, e.high), e.n)
+            out.append(Difference(level, c, metric, e, len(base[metric]), len(other[metric])))
+    return out
+
+
+def compare_conditions(
+    runs: list[Run], human: dict[str, float] | None = None
+) -> tuple[list[ConditionRow], list[Difference]]:
+    """Per level, each condition's row and each partner condition's difference from solo; then
+    the same over the levels every condition played (each participant's mean over them). Empty
+    when the runs hold one condition only."""
+    conditions = _conditions(runs)
+    if len(conditions) < 2:
+        return [], []
+    per_level: dict[str, dict[str, list[Run]]] = {}
+    for r in runs:
+        per_level.setdefault(r.level_key, {}).setdefault(condition_of(r), []).append(r)
+    groups = [(level, per_level[level]) for level in sorted(per_level)]
+    shared = {level for level, by in per_level.items() if all(c in by for c in conditions)}
+    if shared:
+        pooled: dict[str, list[Run]] = {}
+        for r in runs:
+            if r.level_key in shared:
+                pooled.setdefault(condition_of(r), []).append(r)
+        groups.append((SHARED, pooled))
+    rows, diffs = [], []
+    for level, by in groups:
+        rows += [
+            ConditionRow(level, c, _summary("level", level, by[c], human or {}))
+            for c in conditions
+            if by.get(c)
+        ]
+        diffs += _differences(level, by, conditions)
+    return rows, diffs
 
 
 @dataclass(frozen=True)
@@ -223,12 +354,17 @@ class StudyReport:
     runs: list[dict[str, Any]]
     summary: list[SummaryRow]
     not_attempted: list[tuple[str, str]]  # (participant, task) never opened: left out
+    conditions: list[ConditionRow] = field(default_factory=list)  # with two conditions or more
+    differences: list[Difference] = field(default_factory=list)
 
 
 def study_report(
     runs: list[Run], human: dict[str, float] | None = None, not_attempted: list[tuple[str, str]] | None = None
 ) -> StudyReport:
-    return StudyReport(run_rows(runs, human), study_summary(runs, human), list(not_attempted or []))
+    rows, diffs = compare_conditions(runs, human)
+    return StudyReport(
+        run_rows(runs, human), study_summary(runs, human), list(not_attempted or []), rows, diffs
+    )
 
 
 # -- formats ------------------------------------------------------------------------------------------
@@ -304,14 +440,97 @@ NOTE = (
 )
 
 
+CONDITIONS_NOTE = (
+    "Each condition's runs apart, summed up as level rows (one sample per participant, their mean "
+    "over the row's levels; Student-t intervals as above). The condition is the one each session "
+    "recorded: solo, or which partner planned beside the person and which agents were the "
+    "person's. `all (levels every condition played)` pools only the levels every condition has "
+    "runs on. A difference is a condition's mean minus solo's, with a Welch interval (the two "
+    "groups of participants taken as independent; degrees of freedom rounded down), clipped to "
+    "the range a difference can take; none with fewer than two participants on a side. A "
+    "participant who planned in both conditions is not paired."
+)
+
+
+def _cell_text(text: str) -> str:
+    """A table cell's text: a `|` in a name never splits the row."""
+    return text.replace("|", "\\|")
+
+
+def _condition_cells(c: ConditionRow) -> list[str]:
+    r = c.row
+    return [
+        _cell_text(c.level),
+        _cell_text(c.condition),
+        str(r.participants),
+        _statuses(r),
+        _cell(r.metrics["SR"]),
+        _cell(r.oct),
+        _cell(r.metrics["pOCT"]),
+        _cell(r.metrics["OCT/LB"]),
+        _cell(r.process["planning_s"]),
+        _cell(r.process["replans"]),
+    ]
+
+
+CONDITION_HEAD = ["level", "condition", "participants", "runs (served/failed/abandoned)", "SR (%)"]
+CONDITION_HEAD += [
+    "OCT (time, served)",
+    "pOCT (time)",
+    "OCT/LB (x bound)",
+    "planning (s)",
+    "partner re-plans",
+]
+
+
+def conditions_markdown(report: StudyReport) -> str:
+    """The conditions side by side per level, then each partner condition's difference from solo."""
+    if not report.conditions:
+        return ""
+    names = ", ".join(dict.fromkeys(c.condition for c in report.conditions))
+    lines = ["", "### Conditions, per level", ""]
+    lines.append(f"The tables above pool every condition ({_cell_text(names)}); here they are apart.")
+    lines += [""] + _table(CONDITION_HEAD, [_condition_cells(c) for c in report.conditions])
+    if report.differences:
+        lines += ["", "### Differences from solo (condition minus solo)", ""]
+        head = [
+            "level",
+            "condition",
+            *(COMPARED_HEAD[m] for m in COMPARED),
+            "participants (solo / condition)",
+        ]
+        per: dict[tuple[str, str], dict[str, Difference]] = {}
+        for d in report.differences:
+            per.setdefault((d.level, d.condition), {})[d.metric] = d
+        body = []
+        for (level, condition), ds in per.items():
+            first = next(iter(ds.values()))
+            cells = [_cell_text(level), _cell_text(condition)]
+            cells += [_cell(ds[m].estimate) if m in ds else "-" for m in COMPARED]
+            body.append(cells + [f"{first.solo_n} / {first.other_n}"])
+        lines += _table(head, body)
+    lines += ["", CONDITIONS_NOTE]
+    return "\n".join(lines) + "\n"
+
+
 def report_markdown(report: StudyReport) -> str:
-    text = summary_markdown(report.summary)
-    head = ["participant", "level", "status", "OCT", "OCT/LB", "human time"]
+    text = summary_markdown(report.summary) + conditions_markdown(report)
+    several = bool(report.conditions)
+    head = [
+        "participant",
+        "level",
+        *(["condition"] if several else []),
+        "status",
+        "OCT",
+        "OCT/LB",
+        "human time",
+    ]
     head += [PROCESS_HEAD[k] for k in PROCESS]
     body = [
         [
             r["participant"],
             r["level"],
+            *([_cell_text(r["condition"])] if several else []),
             r["status"],
             _plain(r["OCT"]),
             _plain(r["OCT/LB"]),
@@ -349,8 +568,12 @@ def _flat(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def report_csv(report: StudyReport) -> str:
-    """One table: the summary rows, then one row per participant and level (by = run)."""
+    """One table: the summary rows, with two conditions or more each condition's rows (by =
+    condition) and differences from solo (by = difference), then one row per participant and
+    level (by = run)."""
     summary = [_flat(r.to_dict()) for r in report.summary]
+    summary += [_flat(c.to_dict()) for c in report.conditions]
+    summary += [{"by": "difference", **d.to_dict()} for d in report.differences]
     runs = [{"by": "run", **r} for r in report.runs]
     columns = list(dict.fromkeys(k for row in summary + runs for k in row))
     out = io.StringIO()
@@ -365,6 +588,15 @@ def report_json(report: StudyReport) -> str:
     body = {
         "note": NOTE,
         "summary": [r.to_dict() for r in report.summary],
+        **(
+            {
+                "conditions_note": CONDITIONS_NOTE,
+                "conditions": [c.to_dict() for c in report.conditions],
+                "differences": [d.to_dict() for d in report.differences],
+            }
+            if report.conditions
+            else {}
+        ),
         "runs": report.runs,
         "not_attempted": [{"participant": p, "task": t} for p, t in report.not_attempted],
     }
