@@ -23,7 +23,7 @@ from test_llm_runner import (
 
 from game.cli import main
 from game.engine import parse_plan, simulate
-from game.planners.llm.partner import PartnerError, partner_plan, plan_around
+from game.planners.llm.partner import PartnerError, PartnerStopped, partner_plan, plan_around
 from game.planners.llm.prompts import example_level
 from game.replay import load_replay
 
@@ -178,6 +178,20 @@ def test_progress_is_told_of_each_call_and_the_end(server):
     plan_around(example_level(), None, mine(), settings(server), seen.append)
     assert [p.describe() for p in seen] == ["asking test-model (call 1)", "test-model: OCT 38"]
     assert seen[-1].done and seen[-1].best_oct == 38 and seen[-1].fraction == 1.0
+
+
+def test_a_progress_that_answers_false_stops_the_partner_before_its_next_call(server):
+    wrong = {"agent2": [{"action": "Finish"}]}
+    server.script(KEY, ("reply", fenced(wrong)), ("reply", fenced(wrong)), ("reply", fenced(wrong)))
+    calls = []
+
+    def stop_at_second(p):
+        calls.append(p.call)
+        return False if p.call == 2 else None
+
+    with pytest.raises(PartnerStopped, match=r"stopped after 1 call\(s\)"):
+        plan_around(example_level(), None, mine(), settings(server), stop_at_second)
+    assert calls == [1, 2] and len(server.of(KEY)) == 1
 
 
 def test_plan_around_runs_in_a_spawned_process(server):

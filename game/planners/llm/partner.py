@@ -16,6 +16,9 @@ names `llm`'s run.json uses:
     temperature, max_tokens, timeout_s (default 120), retries (default 2), backoff_s (default 1)
     log          a file to append every request and reply to (default: none)
 
+`progress`, when given, hears of each call before it is made and of the end (a PartnerProgress);
+answering False stops the partner before its next call (PartnerStopped).
+
 The fixed queues come back byte-identical (under `json.dumps(..., sort_keys=True)`), whatever the
 model answers: its queues for fixed agents are ignored and it is told so. An endpoint that fails,
 or replies that never become a plan, raise `PartnerError` with a message for the person; their
@@ -57,6 +60,10 @@ class PartnerError(ValueError):
     """The partner has no plan to offer: the message says why, for the person."""
 
 
+class PartnerStopped(PartnerError):
+    """`progress` answered False (the caller wants no more): no further call was made."""
+
+
 @dataclass(frozen=True)
 class PartnerProgress:
     """One report of a running LLM partner: which call of how many, and what happened."""
@@ -75,7 +82,7 @@ class PartnerProgress:
         return self.message
 
 
-Progress = Callable[[PartnerProgress], None]
+Progress = Callable[[PartnerProgress], "bool | None"]  # False: stop before the next call
 
 
 @dataclass
@@ -156,10 +163,11 @@ class _Reporting:
         self.max_tokens = client.max_tokens
 
     async def complete(self, messages: Any, tag: dict[str, Any]) -> Reply:
-        self.made += 1
         if self.progress is not None:
-            said = f"asking {self.client.model} (call {self.made})"
-            self.progress(PartnerProgress(self.made, max(self.calls, self.made), said))
+            said = f"asking {self.client.model} (call {self.made + 1})"
+            if self.progress(PartnerProgress(self.made + 1, max(self.calls, self.made + 1), said)) is False:
+                raise PartnerStopped(f"the LLM partner was stopped after {self.made} call(s)")
+        self.made += 1
         return await self.client.complete(messages, tag)
 
 
