@@ -98,6 +98,22 @@ def test_a_reply_that_rewrites_the_fixed_queue_is_overridden_and_told_so(server)
     assert "The plan failed at t = 38: agent1's action 13 (Interact serving_window)" in second
 
 
+@pytest.mark.parametrize(
+    "junk",
+    [
+        [{"action": "Wait", "duration": 1}] * 10_001,  # over the limit a queue may have
+        [{"action": "<script>alert(1)</script>", "target": [1e300, "x"]}],
+        "agent1 does the rest",
+        {"nested": [[[[[[]]]]]]},
+    ],
+)
+def test_a_hostile_queue_for_the_fixed_agent_costs_nothing_but_a_word(server, junk):
+    server.script(KEY, ("reply", fenced({"agent1": junk, "agent2": good_plan()["agent2"]})))
+    out = partner_plan(example_level(), None, mine(), settings(server))
+    assert out.status == "done" and out.calls == 1 and out.ignored == ["agent1"]
+    assert out.plan["agent1"] == mine()["agent1"]
+
+
 def test_a_copy_of_the_fixed_queue_in_the_reply_is_no_conflict(server):
     server.script(KEY, ("reply", fenced(good_plan())))
     out = partner_plan(example_level(), None, mine(), settings(server))
