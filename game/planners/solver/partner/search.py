@@ -28,7 +28,9 @@ from .fixed import FixedQueues
 from .world import Probe, View, Work
 
 PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
-STEP = 12  # time a step of work left is counted as, when nodes are ranked
+CUT = 1  # and a unit of fixed queue time cut off by an error, plus this for the error itself
+STOPPED = 40
+STEP = 2  # weight of a unit of work left (`world.STEPS`) against a unit of time, in ranking
 WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last again
 MAX_DEPTH = 120  # macro actions of all free agents together
 EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
@@ -41,7 +43,8 @@ class Node:
     frontier: dict[str, float]  # when each free agent's last action ends
     pos: dict[str, tuple[int, int]]
     view: View | None = None  # the kitchen at the first free agent's frontier
-    left: int = 0
+    left: float = 0
+    cut: float = 0.0  # fixed queue time the run did not reach (it stopped at an error first)
     done: bool = False
     oct: float = 0.0
     error: ErrorDetail | None = None
@@ -51,7 +54,9 @@ class Node:
 
     def score(self) -> tuple:
         t = min(self.frontier.values())
-        return (t + STEP * self.left, t, sum(len(q) for q in self.queues.values()))
+        # first what the run kept of the fixed queues (a plan that breaks them is never preferred
+        # to one that does not), then time and work left
+        return (self.cut, t + STEP * self.left, t, sum(len(q) for q in self.queues.values()))
 
 
 class PartnerSearch:
@@ -100,7 +105,9 @@ class PartnerSearch:
         k = sim.kitchen
         node.done = error is None and not k.remaining
         node.oct = sim.now
-        node.left = self.work.left(k)
+        node.left = self.work.left(k, self.free)
+        if error is not None:
+            node.cut = STOPPED + sum(max(0.0, self.fixed.end(a) - error.time) for a in self.fixed.raw)
         return node
 
     def dead(self, node: Node) -> bool:
@@ -126,20 +133,14 @@ class PartnerSearch:
             acts = self.acts(kind, name, held, top, view, bool(later))
             if not acts:
                 continue
-            if (
-                kind in ("table", "dispenser", "chopping_board")
-                and held is not None
-                and top is None
-                and not later
-            ):
-                if "Process" not in acts:
-                    empty_tables += 1
-                    if empty_tables > EMPTY_TABLES:
-                        continue
+            if kind == "table" and held is not None and top is None and not later:
+                empty_tables += 1  # a place to put something down: the nearest few
+                if empty_tables > EMPTY_TABLES:
+                    continue
             for tile in self.near_sides(dist, tiles):
                 arrive = now + dist[tile]
                 for act in acts:
-                    for when in self.moments(name, kind, arrive, later, view):
+                    for when in self.moments(name, kind, arrive, later, view, held):
                         macro = self.macro(here, tile, arrive, when, act, name, now)
                         end = when + (PROCESS_TIME.get(kind, 0) if act == "Process" else 0)
                         queues = {**node.queues, agent: node.queues[agent] + macro}
@@ -220,12 +221,17 @@ class PartnerSearch:
         have = sum(_count(code, item) for code in (*view.surfaces.values(), *view.held.values()))
         return have < need
 
-    def moments(self, name: str, kind: str, arrive: float, later: list[float], view: View) -> list[float]:
-        """Arriving, and the next instants at which the station changes by someone else."""
+    def moments(
+        self, name: str, kind: str, arrive: float, later: list[float], view: View, held: Any
+    ) -> list[float]:
+        """Arriving, and the next instants at which the station changes by someone else; food
+        is taken onto a plate only once it is cooked."""
         out = [arrive]
         extra = [e for e in later if e > arrive][:LATER]
         ready = view.ready.get(name)
         if kind == "stove" and ready is not None and ready > arrive:
+            if _is_plate(held):
+                out = []
             extra.append(ready)
         if kind == "plate_return":
             extra += [p for p in view.pending if p > arrive][:1]
@@ -289,22 +295,22 @@ class PartnerSearch:
                         continue
                     if self.best is not None and min(child.frontier.values()) >= self.best.oct:
                         continue
-                    key = (
-                        tuple(sorted(child.frontier.items())),
-                        tuple(sorted(child.pos.items())),
-                        child.view.key(),
-                    )
-                    if key in seen:
-                        continue
-                    seen.add(key)
                     pool.append(child)
                 yield self.used
                 if self.used >= self.budget or self.optimal():
                     return
-            if not pool:
-                return
             pool.sort(key=Node.score)
-            layer = pool[:width]
+            layer = []
+            for child in pool:
+                # the same kitchen as a node before (or a better one of this layer): dropped
+                key = (tuple(sorted(child.pos.items())), child.view.key())
+                if key not in seen:
+                    seen.add(key)
+                    layer.append(child)
+                    if len(layer) == width:
+                        break
+            if not layer:
+                return
 
 
 def _is_ingredient(c: Any) -> bool:
