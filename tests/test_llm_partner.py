@@ -3,6 +3,7 @@ a local OpenAI-compatible server with scripted replies. Nothing here leaves 127.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
@@ -208,6 +209,21 @@ def test_a_progress_that_answers_false_stops_the_partner_before_its_next_call(se
     with pytest.raises(PartnerStopped, match=r"stopped after 1 call\(s\)"):
         plan_around(example_level(), None, mine(), settings(server), stop_at_second)
     assert calls == [1, 2] and len(server.of(KEY)) == 1
+
+
+def test_an_unknown_rule_set_is_named(server):
+    with pytest.raises(PartnerError, match="no rule set called 'house'"):
+        plan_around(example_level(), "house", mine(), settings(server))
+
+
+def test_plan_around_from_inside_a_running_event_loop(server):
+    server.script(KEY, ("reply", fenced({"agent2": good_plan()["agent2"]})))
+
+    async def caller() -> dict:
+        return plan_around(example_level(), "documented", mine(), settings(server))
+
+    plan = asyncio.run(caller())
+    assert plan["agent1"] == mine()["agent1"] and plan["agent2"] == good_plan()["agent2"]
 
 
 def test_plan_around_runs_in_a_spawned_process(server):

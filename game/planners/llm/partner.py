@@ -27,12 +27,13 @@ queues are never touched (they are the caller's, and are copied)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.engine import Level, plan_to_dict
+from game.engine import RULESETS, Level, plan_to_dict
 from game.inputs import InputError, short_repr
 
 from . import METHODS
@@ -183,16 +184,20 @@ def partner_plan(
     index; PartnerError when the endpoint fails or the settings cannot be used."""
     s = read_settings(settings)
     if rules is not None:
+        if rules not in RULESETS:
+            raise PartnerError(
+                f"no rule set called {short_repr(rules)} (rule sets: {', '.join(sorted(RULESETS))})"
+            )
         level = level.with_rules(rules)
     constraint = Fixed.of(fixed, level)
     if constraint is not None and not constraint.free(level):
         return _all_fixed(level, constraint)
     calls = s["attempts"] if s["method"] != "msreact" else s["max_steps"]
-    client = _Reporting(make_client(s), progress, calls)
     try:
-        outcome = asyncio.run(
-            solve(level, s["method"], client, s["attempts"], {"task": "partner"}, s["max_steps"], constraint)  # type: ignore[arg-type]
-        )
+        client = _Reporting(make_client(s), progress, calls)
+        outcome = _run(
+            solve(level, s["method"], client, s["attempts"], {"task": "partner"}, s["max_steps"], constraint)
+        )  # type: ignore[arg-type]
     except LLMError as e:
         raise PartnerError(f"the LLM partner ({s['model']}) could not be reached: {e}") from None
     except OSError as e:  # the log file could not be written
@@ -202,6 +207,17 @@ def partner_plan(
         what = f"{s['model']}: " + (f"OCT {out.time:g}" if out.done else out.status.replace("_", " "))
         progress(PartnerProgress(client.made, client.made, what, out.time if out.done else None, True))
     return out
+
+
+def _run(job: Coroutine[Any, Any, Outcome]) -> Outcome:
+    """The job to its end: here, or, when this thread already runs an event loop (a caller of
+    its own asyncio), in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(job)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, job).result()
 
 
 def _outcome(o: Outcome) -> PartnerPlan:
