@@ -133,6 +133,18 @@ def test_msreact_never_asks_for_a_fixed_agents_actions(server):
     assert "agent1 and agent2" not in step.split("\n")[0]
 
 
+def test_msreact_asks_again_when_a_step_writes_only_for_the_fixed_agent(server):
+    only_mine = {"agent1": [{"action": "Finish"}]}
+    server.script(KEY, ("reply", fenced(only_mine)), ("reply", fenced({"agent2": good_plan()["agent2"]})))
+    out = partner_plan(example_level(), None, mine(), settings(server, method="msreact"))
+    assert out.status == "done" and out.calls == 2
+    told = user_messages(server.of(KEY)[1])[-1]
+    assert told.startswith("Your reply also wrote a queue for agent1, whose queue is fixed")
+    assert told.endswith(
+        "Your reply gave no new action for agent2. Give the next actions of agent2 (new ones only)."
+    )
+
+
 def test_an_endpoint_that_fails_is_a_message_not_a_traceback(server):
     server.script(KEY, ("status", 500))
     given = mine()

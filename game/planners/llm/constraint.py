@@ -59,6 +59,10 @@ class Fixed:
         """The fixed queues, and nothing for the others."""
         return {a: self.actions.get(a, ()) for a in level.agent_names}
 
+    def nothing_new(self, level: Level) -> str:
+        """A step's reply with no action for the agents the model plans."""
+        return fill("partner_none", free_agents=names_text(self.free(level)))
+
     def ignored_feedback(self, level: Level, ignored: list[str]) -> str:
         return fill("partner_ignored", agents=names_text(ignored), free_agents=names_text(self.free(level)))
 

@@ -246,6 +246,11 @@ async def solve_stepwise(
         out.attempts += 1
         messages.append({"role": "assistant", "content": reply.text})
         batch, feedback, error, ignored = read_reply(level, reply, client.max_tokens, fixed, whole=False)
+        if batch is not None and fixed is not None and ignored and not any(batch.values()):
+            # actions only for fixed agents: nothing to add, which is not the end of the plan
+            feedback = fixed.nothing_new(level)
+            error = rec.error("plan", "fixed_only", "the reply gave actions only for fixed agents")
+            batch = None
         if batch is not None:
             candidate = extend(out.plan, batch)
             result, refused = try_plan(level, candidate)
