@@ -130,6 +130,7 @@ def test_msreact_never_asks_for_a_fixed_agents_actions(server):
     assert out.plan["agent1"] == mine()["agent1"] and out.ignored == ["agent1"]
     step = user_messages(server.of(KEY)[1])[-1]
     assert "when agent2 ran out of actions" in step and "agent1 ran out" not in step
+    assert step.endswith("Give queues for agent2 only; write none for agent1 (one would be ignored).")
     assert "agent1 and agent2" not in step.split("\n")[0]
 
 

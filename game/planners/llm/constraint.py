@@ -59,6 +59,14 @@ class Fixed:
         """The fixed queues, and nothing for the others."""
         return {a: self.actions.get(a, ()) for a in level.agent_names}
 
+    def answer_text(self, level: Level) -> str:
+        """Whose queues the model writes, said again where a prompt asks for every agent's."""
+        return fill(
+            "partner_answer",
+            free_agents=names_text(self.free(level)),
+            fixed_agents=names_text(list(self.queues)),
+        )
+
     def nothing_new(self, level: Level) -> str:
         """A step's reply with no action for the agents the model plans."""
         return fill("partner_none", free_agents=names_text(self.free(level)))

@@ -274,6 +274,8 @@ async def solve_stepwise(
                 step = step_prompt(level, candidate, result, point)
                 if result.error is not None:
                     step += "\n\n" + pending_text(result)
+                if fixed is not None:
+                    step += "\n" + fixed.answer_text(level)
                 messages.append({"role": "user", "content": with_ignored(level, fixed, ignored, step)})
                 continue
         out.records.append(rec.record(reply, where, batch is not None, error, ignored))

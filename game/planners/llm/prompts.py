@@ -117,7 +117,7 @@ def first_messages(level: Level, method: str, fixed: Mapping[str, list] | None =
         parts.append(partner_text(level, fixed))
     parts.append(fill(f"method_{method}"))
     if fixed:
-        parts.append(fill("partner_answer", **partner_names(level, fixed)))
+        parts.append(partner_answer(level, fixed))
     user = "\n\n".join(parts)
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
@@ -132,6 +132,11 @@ def names_text(names: list[str]) -> str:
 def partner_names(level: Level, fixed: Mapping[str, list]) -> dict[str, str]:
     free = [a for a in level.agent_names if a not in fixed]
     return {"fixed_agents": names_text(list(fixed)), "free_agents": names_text(free)}
+
+
+def partner_answer(level: Level, fixed: Mapping[str, list]) -> str:
+    """Whose queues the answer gives (the others' are fixed)."""
+    return fill("partner_answer", **partner_names(level, fixed))
 
 
 def partner_text(level: Level, fixed: Mapping[str, list]) -> str:
