@@ -11,7 +11,7 @@ from game.engine import Level, Plan
 from game.engine.plan import Action, read_action
 from game.fixed import Queue, check_fixed
 
-from .prompts import fill, names_text
+from .prompts import fill, names_text, partner_answer
 
 
 @dataclass(frozen=True)
@@ -61,11 +61,7 @@ class Fixed:
 
     def answer_text(self, level: Level) -> str:
         """Whose queues the model writes, said again where a prompt asks for every agent's."""
-        return fill(
-            "partner_answer",
-            free_agents=names_text(self.free(level)),
-            fixed_agents=names_text(list(self.queues)),
-        )
+        return partner_answer(level, self.queues)
 
     def nothing_new(self, level: Level) -> str:
         """A step's reply with no action for the agents the model plans."""
