@@ -195,6 +195,10 @@ def test_fixed_queues_that_cannot_run_are_named(server, fixed, said):
         ({"attempts": 0}, "field 'attempts' must be a whole number 1..100"),
         ({"model": ""}, "field 'model' must name the model"),
         ({"apikey": "sk-x"}, r"unknown field\(s\) apikey"),
+        ({"temperature": "hot"}, "field 'temperature' must be a number from 0 to 2"),
+        ({"max_tokens": 0}, "field 'max_tokens' must be a whole number"),
+        ({"endpoint": 5}, "field 'endpoint' must be text"),
+        ({"api_key_env": None}, "field 'api_key_env' must name"),
     ],
 )
 def test_settings_that_cannot_be_used_are_named(server, bad, said):

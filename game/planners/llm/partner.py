@@ -137,8 +137,18 @@ def read_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         v = out[key]
         if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 86_400:
             raise PartnerError(f"LLM partner settings: field {key!r} must be seconds from 0 to 86400")
-    if out["endpoint"] is not None and not isinstance(out["endpoint"], str):
-        raise PartnerError("LLM partner settings: field 'endpoint' must be a URL")
+    t, m = out["temperature"], out["max_tokens"]
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= 2):
+        raise PartnerError("LLM partner settings: field 'temperature' must be a number from 0 to 2, or None")
+    if m is not None and (isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 10_000_000):
+        raise PartnerError(
+            "LLM partner settings: field 'max_tokens' must be a whole number 1..10000000, or None"
+        )
+    for key in ("endpoint", "log"):
+        if out[key] is not None and not isinstance(out[key], str | Path):
+            raise PartnerError(f"LLM partner settings: field {key!r} must be text, or None")
+    if not isinstance(out["api_key_env"], str) or not out["api_key_env"]:
+        raise PartnerError("LLM partner settings: field 'api_key_env' must name an environment variable")
     return out
 
 
