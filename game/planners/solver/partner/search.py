@@ -23,6 +23,7 @@ from game.engine.errors import ErrorDetail
 from game.engine.kitchen import CHOP_TIME, WASH_TIME
 from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS
 from game.engine.rules import RuleSet
+from game.engine.simulator import Simulation
 
 from .fixed import FixedQueues
 from .world import Probe, View, Work
@@ -68,6 +69,7 @@ class PartnerSearch:
         self.budget = budget
         self.used = 0
         self.best: Node | None = None
+        self.polished: Node | None = None
         self.floor = 0.0  # a lower bound: a plan this fast ends the search
         self.improved: list[Node] = []
         self.work = Work(level)
@@ -126,6 +128,8 @@ class PartnerSearch:
         dist = self.level.distances(here)
         held = view.held.get(agent)
         empty_tables = 0
+        last = node.queues[agent][-1] if node.queues[agent] else None
+        undo_at = last.target if last is not None and last.name == "Interact" else None
         for name, tiles in sorted(self.sides.items(), key=lambda kv: min(dist.get(t, 10**9) for t in kv[1])):
             kind = self.kind[name]
             top = view.surfaces.get(name)
@@ -133,6 +137,8 @@ class PartnerSearch:
             acts = self.acts(kind, name, held, top, view, bool(later))
             if not acts:
                 continue
+            if undo_at == name and held is not None and top is None:
+                continue  # putting back at once what was just taken: nothing gained
             if kind == "table" and held is not None and top is None and not later:
                 empty_tables += 1  # a place to put something down: the nearest few
                 if empty_tables > EMPTY_TABLES:
@@ -266,6 +272,33 @@ class PartnerSearch:
             self.improved.append(node)
         return True
 
+    def polish(self) -> Iterator[int]:
+        """Make the best plan leaner: drop each free macro (walk, wait, act) and each Wait in
+        turn, keeping a change whenever the engine still serves every order no later. Later
+        walks name their tiles, so they still go to the same places; only timing moves, and the
+        engine judges it."""
+        while self.best is not None and self.best is not self.polished and self.used < self.budget:
+            node = self.best
+            self.polished = node
+            for agent in self.free:
+                queue = node.queues[agent]
+                for cut in _cuts(queue):
+                    trial = {**node.queues, agent: cut}
+                    done, oct_ = self.run(trial)
+                    yield self.used
+                    if done and oct_ <= node.oct:
+                        self.best = Node(trial, node.frontier, node.pos, done=True, oct=oct_)
+                        self.improved.append(self.best)
+                        break
+                if self.best is not node or self.used >= self.budget:
+                    break
+
+    def run(self, queues: dict[str, tuple[Action, ...]]) -> tuple[bool, float]:
+        self.used += 1
+        sim = Simulation(self.level, {**self.fixed.actions, **queues}, self.rules, record=False)
+        error = sim.run()
+        return error is None and not sim.kitchen.remaining, sim.now
+
     def optimal(self) -> bool:
         return self.best is not None and self.best.oct <= self.floor
 
@@ -273,6 +306,7 @@ class PartnerSearch:
         """The search, yielding the runs used so far after each expansion."""
         root = self.root()
         if self.consider(root) or self.dead(root):
+            self.polished = self.best  # the free agents do nothing: nothing to drop
             yield self.used
             return
         round_ = 0
@@ -297,6 +331,7 @@ class PartnerSearch:
                         continue
                     pool.append(child)
                 yield self.used
+                yield from self.polish()
                 if self.used >= self.budget or self.optimal():
                     return
             pool.sort(key=Node.score)
@@ -351,3 +386,18 @@ def _combines(held: Any, top: Any) -> bool:
     if _is_container(held) and _is_container(top):
         return held[0] == "plate" or top[0] == "plate"
     return False
+
+
+def _cuts(queue: tuple[Action, ...]) -> Iterator[tuple[Action, ...]]:
+    """The queue without one of its macros (a run of walks and waits ending at a station
+    action), from the last, then without two in a row, then without one of its Waits."""
+    ends = [i for i, a in enumerate(queue) if a.name in ("Interact", "Process")]
+    starts = [0] + [i + 1 for i in ends[:-1]]
+    spans = list(zip(starts, ends, strict=True))
+    for start, end in reversed(spans):
+        yield queue[:start] + queue[end + 1 :]
+    for (start, _), (_, end) in reversed(list(zip(spans, spans[1:], strict=False))):
+        yield queue[:start] + queue[end + 1 :]  # two in a row (a take and a put back)
+    for i in reversed(range(len(queue))):
+        if queue[i].name == "Wait":
+            yield queue[:i] + queue[i + 1 :]

@@ -177,41 +177,41 @@ class Work:
             and a.held.kind == "plate"
             and Counter(i.key for i in a.held.contents) in wants
         }
-        taken: set[int] = set()  # plates already serving an earlier order
+        owner: dict[int, int] = {}  # container -> the order its food goes to (all of it: one batch)
         total = 0.0
-        for needs in self.needs[served:]:
+        for j, needs in enumerate(self.needs[served:]):
             total += SERVE
             mine: int | None = None  # the plate this order is being put together on
             for item, state, cookware in needs:
                 steps = steps_of(state, cookware)
-                best, pick, on = 0.0, -1, None
-                for k, (name, st, where, carried, plate) in enumerate(pool):
-                    if used[k] or name != item:
+                best, pick, box = 0.0, -1, None
+                for k, (name, st, where, carried, held_in) in enumerate(pool):
+                    if used[k] or name != item or owner.get(held_in, j) != j:
                         continue
-                    if plate is not None and (plate in taken or (mine is not None and plate != mine)):
+                    if where == "plate" and mine is not None and held_in != mine:
                         where = "loose"  # food on another plate: still to be brought together
                     r = reached(state, cookware, st, where)
                     done = float(sum(steps[:r]))
                     if r and carried and r < len(steps):
                         done += CARRIED * steps[r]
                     if done > best:
-                        best, pick, on = done, k, plate if where == "plate" else None
+                        best, pick, box = done, k, held_in
                 if pick >= 0:
                     used[pick] = True
-                    if on is not None:
-                        mine = on
+                    if box is not None:
+                        owner[box] = j
+                        if pool[pick][2] == "plate" and mine is None:
+                            mine = box
                 total += sum(steps) - best
-            if mine is not None:
-                taken.add(mine)
-                if mine in ready:  # a free agent carries it, complete, to be served
-                    total -= CARRIED * SERVE
+            if mine is not None and mine in ready:  # a free agent carries it, complete, to be served
+                total -= CARRIED * SERVE
         return total
 
 
 def _ingredients(
     kitchen: Kitchen, hands: set[str], wants: list[Counter[str]]
 ) -> Iterable[tuple[str, str, str, bool, int | None]]:
-    """(name, state, where, in a free agent's hand, which plate) of every ingredient in the
+    """(name, state, where, in a free agent's hand, which container) of every ingredient in the
     kitchen that can
     still be served: food on a plate that fits no remaining order (it would have to be thrown
     away) does not count."""
@@ -224,17 +224,17 @@ def _ingredients(
             on_board = place and boards[place].kind == "chopping_board"
             yield item.name, item.state, "board" if on_board else "loose", carried, None
         elif isinstance(item, Container):
-            if item.kind == "plate" and item.contents and not _fits(item, wants):
-                continue
+            if item.contents and not _fits(item, wants):
+                continue  # a plate, pan or pot whose food fits no one order: all of it is lost
             # food in a pan or pot cooks only on a stove: off one it is as far as loose food
             cooks = not item.is_cookware or (place and boards[place].kind == "stove")
             where = item.kind if cooks else "loose"
-            plate = id(item) if item.kind == "plate" else None
             for i in item.contents:
-                yield i.name, i.state, where, carried, plate
+                yield i.name, i.state, where, carried, id(item)
 
 
-def _fits(plate: Container, wants: list[Counter[str]]) -> bool:
-    """Whether the plate's food is part of what one remaining order is served with."""
-    have = Counter(i.key for i in plate.contents)
+def _fits(box: Container, wants: list[Counter[str]]) -> bool:
+    """Whether the food in a plate, pan or pot (which all goes onto one plate) is part of what
+    one remaining order is served with, once cooked."""
+    have = Counter(i.key if box.kind == "plate" else f"{i.name}:cooked" for i in box.contents)
     return any(all(want[k] >= n for k, n in have.items()) for want in wants)
