@@ -1,0 +1,290 @@
+"""Partner mode: the person plans some agents, a partner (the built-in planner or an LLM) plans the
+others around them, in the background.
+
+Whenever the person's queues change (an edit, an undo, an agent taken over or handed over) and
+then stay still for DEBOUNCE_S, the partner is asked again; a newer change drops the request in
+flight. The partner's answer replaces only the partner's agents' queues (never the person's, and
+not as an undo step); a failing partner says why and changes nothing. The window never waits:
+the partner runs in its own process (game/ui/partner_job.py) and is polled once a frame."""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from game.engine import Action
+from game.ui import partner_job
+from game.ui.editor import plan_problems
+from game.ui.render import palette as P
+from game.ui.render import play_panels as panels
+
+if TYPE_CHECKING:
+    from .screen import PlayScreen
+
+DEBOUNCE_S = 0.2  # the person's queues stay still this long before the partner is asked
+KINDS = ("planner", "llm")
+PARTNER = (86, 180, 233)  # the partner's colour in the title bar and its queues' headers
+
+
+@dataclass(frozen=True)
+class PartnerChoice:
+    """Who the partner is: the built-in planner, or a model through an endpoint with a method
+    (the same three settings as `paracook-kitchen llm`: --base-url, --model, --method)."""
+
+    kind: str = "planner"
+    endpoint: str = ""  # the OpenAI-compatible base URL ('' is OpenAI's own)
+    model: str = ""
+    method: str = "io"
+
+    def label(self) -> str:
+        if self.kind == "planner":
+            return "the built-in planner"
+        return f"{self.model or 'the LLM'} ({self.method})"
+
+    def function(self) -> partner_job.Partner:
+        if self.kind == "planner":
+            return partner_job.planner_partner
+        settings = {"endpoint": self.endpoint or None, "model": self.model, "method": self.method}
+        return functools.partial(partner_job.llm_partner, settings=settings)
+
+
+@dataclass(frozen=True)
+class Replan:
+    """One partner re-plan that reached the screen (or failed), as a study records it."""
+
+    changed: list[str]  # the person's agents whose queues changed since the last re-plan
+    partner_oct: float | None  # the whole plan's OCT with the partner's queues (None: not served)
+    served: bool
+    elapsed: float  # seconds from the request to the answer
+    error: str = ""
+
+
+@dataclass
+class PartnerState:
+    status: str = "off"  # off, idle (nothing to plan), waiting, planning, ready, failed, cancelled
+    error: str = ""
+    last: Replan | None = None
+    asked_at: float = 0.0
+    history: list[Replan] = field(default_factory=list)
+
+
+Key = tuple[tuple[str, tuple[Action, ...]], ...]
+
+
+class PartnerMode:
+    def __init__(self, host: PlayScreen):
+        self.s = host
+        self.choice: PartnerChoice | None = None
+        self.mine: set[str] = set(host.level.agent_names)
+        self.locked = False  # a study: the person's agents are the protocol's
+        self.function: partner_job.Partner | None = None  # tests put a stand-in here
+        self.worker: partner_job.PartnerWorker | None = None
+        self.state = PartnerState()
+        self.on_replan: Callable[[Replan], None] | None = None
+        self._seen: Key | None = None  # the person's queues last frame
+        self._changed_at: float | None = None  # when they last changed (the debounce)
+        self._asked: Key | None = None  # what the request in flight plans around
+        self._planned: Key | None = None  # what the partner's queues on screen were planned around
+        self._look: tuple = ()
+
+    # -- turning it on and off -------------------------------------------------------------------
+    @property
+    def active(self) -> bool:
+        return self.choice is not None
+
+    def start(self, choice: PartnerChoice, mine: set[str] | tuple[str, ...], locked: bool = False) -> None:
+        """Partner mode with these agents the person's (an empty set: the partner plans all)."""
+        self.stop()
+        self.choice, self.locked = choice, locked
+        self.mine = {a for a in self.s.level.agent_names if a in set(mine)}
+        fn = self.function or choice.function()
+        self.worker = partner_job.PartnerWorker(self.s.level, self.s.editor.rules, fn)
+        self.state = PartnerState("waiting")
+        self._seen = self._asked = self._planned = None
+        self._changed_at = time.monotonic() - DEBOUNCE_S  # the first plan at once
+        self.s._dirty = True
+
+    def stop(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+        self.worker, self.choice = None, None
+        self.mine = set(self.s.level.agent_names)
+        self.state = PartnerState()
+        self.s._dirty = True
+
+    @property
+    def partner_agents(self) -> list[str]:
+        return [a for a in self.s.level.agent_names if a not in self.mine] if self.active else []
+
+    def is_partners(self, agent: str) -> bool:
+        return self.active and agent not in self.mine
+
+    # -- whose agent is it ---------------------------------------------------------------------------
+    def set_owner(self, agent: str, person: bool) -> bool:
+        if not self.active or (agent in self.mine) == person:
+            return False
+        if self.locked:
+            self.s.say(f"{agent} is {'yours' if agent in self.mine else 'the partner'}'s in this study", True)
+            return False
+        if person:
+            self.mine.add(agent)
+            self.s.say(f"{agent} is yours now, with the partner's queue to start from; T hands it back")
+        else:
+            self.mine.discard(agent)
+            self.s.say(f"{agent} is handed to the partner: it plans {agent} around your queues")
+        self.s._dirty = True
+        return True
+
+    def toggle_selected(self) -> None:
+        if not self.active:
+            self.s.say("no partner: the Partner button chooses one", error=True)
+            return
+        agent = self.s.editor.agent
+        self.set_owner(agent, agent not in self.mine)
+
+    def before_edit(self, agent: str) -> bool:
+        """An edit of a partner's agent takes it over first; False when it may not be edited."""
+        if not self.is_partners(agent):
+            return True
+        if self.locked:
+            self.s.say(f"{agent} is planned by the partner in this study: plan your own agents", True)
+            return False
+        return self.set_owner(agent, True)
+
+    def partner_first(self) -> None:
+        """The partner plans every agent; the person's edits then take agents over one by one."""
+        if self.active and not self.locked:
+            self.mine = set()
+            self.replan_now()
+
+    # -- the re-plans ------------------------------------------------------------------------------
+    def _key(self) -> Key:
+        q = self.s.editor.queues
+        return tuple((a, tuple(q[a])) for a in self.s.level.agent_names if a in self.mine)
+
+    def replan_now(self) -> None:
+        if self.active:
+            self._asked = None
+            self._changed_at = time.monotonic() - DEBOUNCE_S
+            self.s._dirty = True
+
+    def cancel(self) -> None:
+        """Drop the re-plan in flight: the partner's queues stay as they were, until the next change."""
+        if self.worker is None or self.state.status not in ("planning", "waiting"):
+            return
+        self.worker.cancel()
+        self._changed_at = None
+        self._asked = self._key()  # not asked again until the person's queues change
+        self.state.status = "cancelled"
+        self.s.say("partner re-plan cancelled: its queues stay as they were (R re-plans)")
+
+    def update(self) -> None:
+        """Once a frame: notice changes, ask after the debounce, take the answer when it comes."""
+        if not self.active or self.worker is None:
+            return
+        key, now = self._key(), time.monotonic()
+        if key != self._seen:
+            self._seen, self._changed_at = key, now
+            if key != self._asked and self.state.status != "planning":
+                self.state.status = "waiting"
+        due = self._changed_at is not None and now - self._changed_at >= DEBOUNCE_S and key != self._asked
+        if due and not self.partner_agents:  # every agent is the person's: nothing to plan
+            self._asked, self._changed_at, self.state.status = key, None, "idle"
+            self.worker.cancel()
+        elif due:
+            self._ask(key)
+        answer = self.worker.poll()
+        if answer is not None:
+            self._take(answer)
+        look = self._status_look()
+        if look != self._look:
+            self._look, self.s._dirty = look, True
+
+    def _ask(self, key: Key) -> None:
+        assert self.worker is not None
+        self._asked, self._changed_at = key, None
+        self.worker.submit({a: [x.to_dict() for x in q] for a, q in key})
+        self.state.status, self.state.asked_at = "planning", time.monotonic()
+
+    def _take(self, answer: partner_job.Answer) -> None:
+        asked = self._asked
+        if asked != self._key():
+            return  # planned around queues the person has changed since: the newer request follows
+        changed = self._changed_agents(asked)
+        if answer.error:
+            self._failed(answer.error, changed, answer.elapsed)
+            return
+        queues, problems = self._partner_queues(answer.plan)
+        if problems:
+            self._failed("its plan cannot be used: " + "; ".join(problems[:3]), changed, answer.elapsed)
+            return
+        self.s.editor.set_queues(queues)
+        self._planned = asked
+        result = self.s.editor.result
+        replan = Replan(changed, result.time if result.done else None, result.done, answer.elapsed)
+        self.state = PartnerState("ready", "", replan, self.state.asked_at, [*self.state.history, replan])
+        self.s.after_partner()
+        if self.on_replan is not None:
+            self.on_replan(replan)
+
+    def _failed(self, error: str, changed: list[str], elapsed: float) -> None:
+        replan = Replan(changed, None, False, elapsed, error)
+        self.state = PartnerState("failed", error, replan, self.state.asked_at, [*self.state.history, replan])
+        self.s.say(f"The partner failed: {error}. Your queues are unchanged.", error=True)
+        if self.on_replan is not None:
+            self.on_replan(replan)
+
+    def _changed_agents(self, key: Key | None) -> list[str]:
+        now = dict(key or ())
+        before = dict(self._planned or ())
+        return [a for a in now if self._planned is None or before.get(a) != now[a]]
+
+    def _partner_queues(self, plan: Any) -> tuple[dict[str, tuple[Action, ...]], list[str]]:
+        """The partner's agents' queues from its answer, checked against the level; the person's
+        queues in the answer are not read (they are the person's, as they stand)."""
+        data = plan.get("plan", plan) if isinstance(plan, dict) else plan
+        if not isinstance(data, dict):
+            return {}, ["the answer is not a plan (an object of agents' queues)"]
+        missing = [a for a in self.partner_agents if a not in data]
+        if missing:
+            return {}, [f"no queue for {', '.join(missing)}"]
+        theirs = {a: data[a] for a in self.partner_agents}
+        parsed, problems = plan_problems(self.s.level, theirs)
+        if parsed is None:
+            return {}, problems
+        return {a: tuple(parsed[a]) for a in self.partner_agents}, []
+
+    # -- what the window shows ----------------------------------------------------------------------
+    def _status_look(self) -> tuple:
+        elapsed = time.monotonic() - self.state.asked_at if self.state.status == "planning" else 0
+        return self.state.status, self.state.error, round(elapsed, 1), tuple(self.partner_agents)
+
+    def status_line(self) -> tuple[str, tuple[int, int, int]]:
+        """The partner's state in a few words, for the title bar."""
+        if self.choice is None:
+            return "", P.TEXT_DIM
+        who = f"Partner ({self.choice.label()})"
+        agents = ", ".join(self.partner_agents)
+        st = self.state
+        if st.status == "idle":
+            return f"{who}: every agent is yours (T hands the selected one over)", P.TEXT_DIM
+        if st.status == "planning":
+            return f"{who} is planning {agents}  {time.monotonic() - st.asked_at:.1f} s", PARTNER
+        if st.status == "waiting":
+            return f"{who} plans {agents} when you pause", PARTNER
+        if st.status == "failed":
+            return f"{who} failed: {st.error}", P.ERROR
+        if st.status == "cancelled":
+            return f"{who}: re-plan cancelled (R re-plans {agents})", P.TEXT_DIM
+        r = st.last
+        if r is not None and r.served and r.partner_oct is not None:
+            return f"{who} planned {agents}: every order served at t = {panels.fmt(r.partner_oct)}", PARTNER
+        return f"{who} planned {agents}: not every order is served yet", P.TEXT_DIM
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None

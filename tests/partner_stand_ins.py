@@ -1,0 +1,36 @@
+"""Fast stand-in partners for the play window's tests, run in the partner's background process
+(so they live in a module of their own, importable by name there)."""
+
+from __future__ import annotations
+
+import time
+
+
+def counting_partner(level, rules, fixed, progress=None):
+    """Each agent not fixed waits 1 + (the number of actions in the fixed queues): an answer
+    that follows the person's queues, so a test can tell a fresh plan from an old one."""
+    n = sum(len(q) for q in fixed.values())
+    plan = {a: [{"action": "Wait", "duration": 1 + n}] for a in level.agent_names if a not in fixed}
+    # a partner's reply may say anything of the fixed agents: the window must not take it
+    plan.update({a: [{"action": "Finish"}] for a in fixed})
+    return plan
+
+
+def sleeping_partner(level, rules, fixed):
+    """Never answers in time and never reports progress (an LLM waiting on its endpoint)."""
+    time.sleep(60)
+    return {}
+
+
+def broken_partner(level, rules, fixed):
+    raise RuntimeError("no kitchen like this one")
+
+
+def llm_error_partner(level, rules, fixed, progress=None):
+    from game.planners.llm.client import LLMError
+
+    raise LLMError("the endpoint answered 401: invalid API key")
+
+
+def nonsense_partner(level, rules, fixed):
+    return {a: [{"action": "Fly", "to": "moon"}] for a in level.agent_names}

@@ -1,0 +1,198 @@
+"""Partner mode in the play window, driven headless through real events and the app's own loop:
+the partner's background process is real; the partner itself is a fast stand-in (one test uses
+the built-in planner)."""
+
+from __future__ import annotations
+
+import time
+
+import partner_stand_ins as stand_in
+import pygame
+import pytest
+from test_editor import salad_level
+from test_play import SIZE, Driver
+
+from game.engine import Action
+from game.ui import store
+from game.ui.play import PlayScreen
+from game.ui.play.timeline import PARTNER_LINE
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path, monkeypatch):
+    monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "data"))
+    monkeypatch.setenv(store.ENV_REPLAYS, str(tmp_path / "replays"))
+    return tmp_path
+
+
+def partner_window(partner=stand_in.counting_partner, level=None) -> Driver:
+    d = Driver(lambda: PlayScreen(level or salad_level(), size=SIZE, restore=False))
+    d.screen.partner.function = partner
+    return d
+
+
+def settle(d: Driver, limit: float = 30.0) -> None:
+    """Run frames until the partner has nothing to do (its answer taken, or its failure told)."""
+    start = time.monotonic()
+    p = d.screen.partner
+    while time.monotonic() - start < limit:
+        d.step()
+        if p.state.status not in ("waiting", "planning") and not (p.worker and p.worker.busy):
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"the partner did not settle: {p.state}")
+
+
+def press(d: Driver, name: str) -> None:
+    d.click_button(d.screen.partner_dialog.buttons[name])
+
+
+def start_partner(d: Driver, how: str = "start") -> None:
+    d.click_button(d.screen.buttons["partner"])
+    assert d.screen.partner_dialog.is_open
+    press(d, how)
+    assert not d.screen.partner_dialog.is_open and d.screen.partner.active
+
+
+def queue(d: Driver, agent: str) -> list[Action]:
+    return list(d.screen.editor.queues[agent])
+
+
+def waits(n: float) -> list[Action]:
+    return [Action("Wait", duration=n)]
+
+
+def test_the_partner_replans_agent2_when_the_person_edits_agent1():
+    d = partner_window()
+    play = d.screen
+    start_partner(d)  # the dialog's default: agent1 is the person's
+    assert play.partner.partner_agents == ["agent2"]
+    settle(d)
+    assert queue(d, "agent2") == waits(1) and queue(d, "agent1") == []
+    d.click_station("dispenser1")  # agent1 (selected) takes a lettuce
+    d.click_station("chopping_board1")  # walks to the board, puts it down
+    mine = queue(d, "agent1")
+    assert len(mine) == 3
+    settle(d)
+    assert queue(d, "agent2") == waits(4)  # planned around agent1's three actions
+    assert queue(d, "agent1") == mine  # the partner's answer says Finish for agent1: not taken
+    assert play.partner.state.last.changed == ["agent1"]
+    d.key(pygame.K_z, mod=pygame.KMOD_CTRL)  # undo: the walk and the put-down go again
+    settle(d)
+    assert len(queue(d, "agent1")) == 1 and queue(d, "agent2") == waits(2)
+    # drawn apart: agent2's lane is framed in the partner's colour, its column says so
+    play.draw(d.surface)
+    lane = play.timeline.gantt.row_rect(play.timeline.rect, 1).inflate(2, 2)
+    assert d.pixel(lane.topleft) == PARTNER_LINE
+    mine_lane = play.timeline.gantt.row_rect(play.timeline.rect, 0).inflate(2, 2)
+    assert d.pixel(mine_lane.topleft) != PARTNER_LINE
+    text, _ = play.partner.status_line()
+    assert "agent2" in text and "built-in planner" in text
+
+
+def test_taking_over_and_handing_over_agents():
+    d = partner_window()
+    play = d.screen
+    start_partner(d)
+    settle(d)
+    d.key(pygame.K_2, unicode="2")
+    d.key(pygame.K_t, unicode="t")  # take agent2 over: every agent is the person's
+    assert play.partner.partner_agents == []
+    settle(d)
+    assert play.partner.state.status == "idle" and queue(d, "agent2") == waits(1)  # kept as it was
+    d.key(pygame.K_1, unicode="1")
+    d.key(pygame.K_t, unicode="t")  # hand agent1 to the partner
+    assert play.partner.partner_agents == ["agent1"]
+    settle(d)
+    assert queue(d, "agent1") == waits(2) and queue(d, "agent2") == waits(1)  # agent2's one Wait
+    # editing a partner's agent takes it over, its queue kept to start from
+    d.click_station("dispenser1")
+    assert play.partner.partner_agents == [] and "yours now" in play.message
+    assert queue(d, "agent1") == [*waits(2), Action("Interact", "dispenser1")]
+
+
+def test_partner_first_plans_every_agent_and_an_edit_takes_one_over():
+    d = partner_window()
+    play = d.screen
+    start_partner(d, "first")
+    assert play.partner.partner_agents == ["agent1", "agent2"]
+    settle(d)
+    assert queue(d, "agent1") == waits(1) and queue(d, "agent2") == waits(1)
+    d.key(pygame.K_w, unicode="w")  # agent1 (selected) waits once more: it becomes the person's
+    d.key(pygame.K_RETURN)
+    assert play.partner.partner_agents == ["agent2"]
+    settle(d)
+    assert queue(d, "agent1") == [*waits(1), *waits(1)] and queue(d, "agent2") == waits(3)
+
+
+def test_a_replan_can_be_cancelled_and_the_queues_stay():
+    d = partner_window(stand_in.sleeping_partner)
+    play = d.screen
+    d.click_station("dispenser1")
+    mine = queue(d, "agent1")
+    start_partner(d)
+    start = time.monotonic()
+    while play.partner.state.status != "planning" and time.monotonic() - start < 10:
+        d.step()
+    assert play.toolbar.cancel.visible
+    worker = play.partner.worker
+    d.step()
+    assert worker._proc is not None and worker._proc.started
+    process = worker._proc.process
+    d.click_button(play.toolbar.cancel)
+    assert play.partner.state.status == "cancelled" and "cancelled" in play.message
+    settle(d)
+    assert not play.toolbar.cancel.visible
+    process.join(5)  # it did not stop when asked: its process was ended
+    assert not process.is_alive()
+    assert queue(d, "agent1") == mine and queue(d, "agent2") == []
+
+
+@pytest.mark.parametrize(
+    "partner, why",
+    [
+        (stand_in.broken_partner, "RuntimeError: no kitchen like this one"),
+        (stand_in.llm_error_partner, "LLMError: the endpoint answered 401: invalid API key"),
+        (stand_in.nonsense_partner, "its plan cannot be used: agent2"),
+    ],
+)
+def test_a_failing_partner_says_why_and_keeps_the_queues(partner, why):
+    d = partner_window(partner)
+    play = d.screen
+    d.click_station("dispenser1")
+    d.key(pygame.K_2, unicode="2")
+    d.key(pygame.K_w, unicode="w")
+    d.key(pygame.K_RETURN)
+    before = {a: queue(d, a) for a in ("agent1", "agent2")}
+    start_partner(d)
+    settle(d)
+    assert play.partner.state.status == "failed"
+    assert why in play.message and "Your queues are unchanged" in play.message
+    text, _ = play.partner.status_line()
+    assert why in text
+    assert {a: queue(d, a) for a in ("agent1", "agent2")} == before
+    d.key(pygame.K_1, unicode="1")
+    d.click_station("chopping_board1")  # the window goes on; the partner is asked again, fails again
+    settle(d)
+    assert play.partner.state.status == "failed" and len(play.partner.state.history) == 2
+
+
+def test_the_dialog_needs_a_model_for_an_llm_and_stops_the_partner():
+    d = partner_window()
+    play = d.screen
+    d.click_button(play.buttons["partner"])
+    press(d, "kind:llm")
+    press(d, "method")
+    assert play.partner_dialog.method == "cot"
+    press(d, "start")  # no model named: the dialog stays, saying why
+    assert play.partner_dialog.is_open and not play.partner.active
+    assert "model" in play.partner_dialog.note.text
+    d.key(pygame.K_ESCAPE)
+    assert not play.partner_dialog.is_open
+    start_partner(d)
+    settle(d)
+    d.click_button(play.buttons["partner"])
+    press(d, "stop")
+    assert not play.partner.active and play.partner.worker is None
+    d.click_station("dispenser1")
+    assert play.partner.state.status == "off"
