@@ -27,6 +27,7 @@ from game.storage import (
     write_json_atomic,
 )
 
+from .partner import Partner
 from .session import IDLE_AFTER, LevelRecord, Session, SessionError, ordered, safe_name
 
 SESSION_FILE = "session.json"
@@ -74,6 +75,7 @@ def new_session(
         instructions=plan.instructions,
         time_limit=plan.time_limit,
         condition=plan.condition,
+        partner=plan.partner.to_dict() if plan.partner else None,
     )
     store = SessionStore(folder, session)
     store.claim()
@@ -85,6 +87,7 @@ def new_session(
             "order": order,
             "seed": seed,
             **({"protocol": plan.name, "condition": plan.condition} if plan.name else {}),
+            **({"partner": plan.partner.to_dict()} if plan.partner else {}),
         }
     )
     return store
@@ -99,6 +102,7 @@ class StudyPlan:
     instructions: str = ""
     time_limit: float | None = None
     condition: int | None = None
+    partner: Partner | None = None  # the partner condition (protocol.py); None: solo
 
 
 def _record_of(file: Path, warmup: bool) -> LevelRecord:
@@ -167,6 +171,18 @@ class SessionStore:
             append_line(self.folder / LOG_FILE, json_text(line, indent=None))
         except OSError as e:  # the session itself is still saved; say so rather than stop
             self.log_problem = disk_message(e, self.folder / LOG_FILE, "the session itself is saved")
+
+    def record_replan(
+        self, changed: list[str], partner_oct: float | None, served: bool, plan: dict[str, Any] | None = None
+    ) -> None:
+        """A partner re-plan of the current level: in the session (Session.record_replan), and
+        in the log beside the person's edits (with the partner's plan, when given); saved."""
+        record = self.session.level
+        if record is None:
+            return
+        self.session.record_replan(changed, partner_oct, served)
+        self.log({"event": "replan", **record.replans[-1], **({"plan": plan} if plan is not None else {})})
+        self.save()
 
     def read_log(self) -> list[dict[str, Any]]:
         path = self.folder / LOG_FILE

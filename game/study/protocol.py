@@ -9,6 +9,9 @@
       Plan each kitchen as well as you can.
     time_limit: 600                 # seconds of planning per level (optional)
     idle_after: 30                  # seconds without input before planning counts as idle
+    partner: planner                # a partner condition (optional; see game/study/partner.py):
+                                    #   planner, or <endpoint>/<model>/<method>
+    person_agents: [agent1]         # the person's agents when a partner is set (default agent1)
 
 Relative paths are read from the protocol file's folder. A counterbalanced order gives the n-th
 participant of the protocol (in the order they started) row n of a balanced Latin square.
@@ -25,12 +28,16 @@ from typing import Any
 
 import yaml
 
+from game.levels import LevelError, load_level
+
 from .levels import resolve_levels
+from .partner import Partner, PartnerSpecError, agents_problem, partner_of, person_agents
 from .persist import StudyPlan
 from .session import IDLE_AFTER, ORDERS, SessionError
 
 MAX_BYTES = 1_000_000
 FIELDS = ("name", "levels", "order", "seed", "warmup", "instructions", "time_limit", "idle_after")
+FIELDS += ("partner", "person_agents")
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,7 @@ class Protocol:
     instructions: str = ""
     time_limit: float | None = None
     idle_after: float = IDLE_AFTER
+    partner: Partner | None = None  # a partner condition; None: the person plans every agent
 
     def seed_for(self, participant: str) -> int | None:
         """A shuffled order's seed for this participant: the protocol's, mixed with the name
@@ -54,7 +62,7 @@ class Protocol:
         return int(digest[:8], 16)
 
     def plan_for(self, condition: int | None) -> StudyPlan:
-        return StudyPlan(self.name, self.warmup, self.instructions, self.time_limit, condition)
+        return StudyPlan(self.name, self.warmup, self.instructions, self.time_limit, condition, self.partner)
 
 
 def _text(path: Path) -> Any:
@@ -124,7 +132,35 @@ def load_protocol(path: Path, installed: Path) -> Protocol:
     limit = _seconds(path, data, "time_limit", None)
     idle_after = _seconds(path, data, "idle_after", IDLE_AFTER) or IDLE_AFTER
     levels, warmup = (_levels(path, data, key, installed) for key in ("levels", "warmup"))
-    return Protocol(path, name.strip(), levels, order, seed, warmup, text.strip(), limit, idle_after)
+    partner = _partner(path, data, levels, warmup)
+    return Protocol(path, name.strip(), levels, order, seed, warmup, text.strip(), limit, idle_after, partner)
+
+
+def _partner(
+    path: Path, data: dict[str, Any], levels: tuple[Path, ...], warmup: tuple[Path, ...]
+) -> Partner | None:
+    """The partner condition, checked against every level: each has the person's agents, and a
+    measured level leaves the partner at least one (a warm-up may be the person's alone)."""
+    if data.get("partner") is None:
+        if data.get("person_agents") is not None:
+            raise SessionError(
+                f"{path}: field 'person_agents' needs a 'partner' (who plans the other agents)"
+            )
+        return None
+    try:
+        partner = partner_of(data["partner"])
+        partner = Partner(**{**partner.to_dict(), "person_agents": person_agents(data.get("person_agents"))})
+    except PartnerSpecError as e:
+        raise SessionError(f"{path}: {e}") from None
+    for file, measured in [(f, True) for f in levels] + [(f, False) for f in warmup]:
+        try:
+            level = load_level(file)
+        except LevelError as e:
+            raise SessionError(f"{path}: cannot use this level: {e}") from None
+        problem = agents_problem(partner, Path(file).name, level.agent_names, measured)
+        if problem:
+            raise SessionError(f"{path}: field 'person_agents': {problem}")
+    return partner
 
 
 def _levels(path: Path, data: dict[str, Any], key: str, installed: Path) -> tuple[Path, ...]:

@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 
 from game.inputs import MAX_PARTICIPANT_CHARS, short_repr
 
+from .partner import Partner, PartnerSpecError
+
 ORDERS = ("fixed", "shuffled", "counterbalanced")
 # What happened to a level: served or failed once submitted, abandoned when opened and left
 # unsubmitted (a failure for SR, marked as such), not_attempted when never opened (left out of
@@ -21,6 +23,7 @@ ORDERS = ("fixed", "shuffled", "counterbalanced")
 STATUSES = ("served", "failed", "abandoned", "not_attempted", "warmup")
 IDLE_AFTER = 30.0  # seconds without input after which planning time counts as idle
 COUNTERS = ("edits", "undos", "redos", "previews", "error_runs")
+MAX_CHANGED = 64  # agents one re-plan record names (a level has far fewer)
 
 
 class SessionError(ValueError):
@@ -50,6 +53,9 @@ class LevelRecord:
     opened: bool = False  # the participant saw this level (its clock ran)
     warmup: bool = False  # a practice level before the measured ones: never scored
     history: dict[str, Any] = field(default_factory=dict)  # the editor's undo/redo stacks
+    # the partner's re-plans: {"at": planning seconds, "changed": agents whose queue the partner
+    # changed, "partner_oct": the new plan's OCT (None when it serves nothing), "served": bool}
+    replans: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def status(self) -> str:
@@ -96,6 +102,7 @@ class LevelRecord:
             "idle_s": round(self.idle_s, 3),
             "paused_s": round(self.paused_s, 3),
             **{k: getattr(self, k) for k in COUNTERS},
+            "replans": len(self.replans),
             "submitted": self.submitted,
             "status": self.status,
         }
@@ -115,6 +122,7 @@ class Session:
     instructions: str = ""  # the protocol's own text for the intro page
     time_limit: float | None = None  # seconds of planning per level; None: no limit
     condition: int | None = None  # the counterbalanced order's row this participant got
+    partner: dict[str, Any] | None = None  # the partner condition (Partner.to_dict); None: solo
     # what from_dict set aside (a bad field named, the session opened without it)
     repairs: ClassVar[list[str]] = []
 
@@ -130,6 +138,19 @@ class Session:
         record.submitted = True
         self.current += 1
         self.finished = self.current >= len(self.levels)
+
+    def record_replan(self, changed: list[str], partner_oct: float | None, served: bool) -> None:
+        """The partner re-planned the current level: when (planning seconds so far), which
+        agents' queues it changed, its plan's OCT and whether that plan serves every order."""
+        record = self.level
+        if record is None:
+            return
+        record.replans.append(replan_entry(record.planning_s, changed, partner_oct, served))
+
+    @property
+    def condition_name(self) -> str:
+        """`solo`, or `partner` when someone planned beside the person."""
+        return "partner" if self.partner else "solo"
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -172,13 +193,18 @@ class Session:
             raise SessionError(f"{where}: 'condition' must be a whole number of 0 or more, or null")
         if session.order not in ORDERS:
             raise SessionError(f"{where}: 'order' must be one of {', '.join(ORDERS)}")
+        if session.partner is not None:  # the condition a report compares by: never guessed
+            try:
+                session.partner = Partner.from_dict(session.partner).to_dict()
+            except PartnerSpecError as e:
+                raise SessionError(f"{where}: {e}") from None
         for i, record in enumerate(levels):  # files written before levels said they were opened
             if "opened" not in data["levels"][i]:
                 record.opened = record.submitted or i == session.current and record.planning_s > 0
         return session
 
 
-_PROTOCOL_FIELDS = ("protocol", "instructions", "time_limit", "condition")
+_PROTOCOL_FIELDS = ("protocol", "instructions", "time_limit", "condition", "partner")
 
 
 SESSION_FORMAT = "paracook-kitchen-study"
@@ -225,6 +251,49 @@ def _is_dict(v: Any) -> bool:
     return isinstance(v, dict)
 
 
+def replan_entry(at: float, changed: list[str], partner_oct: float | None, served: bool) -> dict[str, Any]:
+    """One re-plan record; ValueError for values a session file could not hold."""
+    if not isinstance(changed, list | tuple) or not all(isinstance(a, str) for a in changed):
+        raise ValueError(f"changed must be a list of agent names, not {short_repr(changed)}")
+    if partner_oct is not None and not _number(partner_oct):
+        raise ValueError(f"partner_oct must be a number of 0 or more or None, not {short_repr(partner_oct)}")
+    if not isinstance(served, bool):
+        raise ValueError(f"served must be true or false, not {short_repr(served)}")
+    return {
+        "at": round(float(at), 3),
+        "changed": list(changed)[:MAX_CHANGED],
+        "partner_oct": partner_oct,
+        "served": served,
+    }
+
+
+def _replan_ok(v: Any) -> bool:
+    return (
+        isinstance(v, dict)
+        and set(v) == {"at", "changed", "partner_oct", "served"}
+        and _number(v["at"])
+        and isinstance(v["changed"], list)
+        and len(v["changed"]) <= MAX_CHANGED
+        and all(isinstance(a, str) and len(a) <= 64 for a in v["changed"])
+        and (v["partner_oct"] is None or _number(v["partner_oct"]))
+        and isinstance(v["served"], bool)
+    )
+
+
+def _replans(value: Any, where: str, repairs: list[str] | None) -> list[dict[str, Any]]:
+    """The usable re-plan records; each one that is not is named in `repairs` and left out."""
+    if not isinstance(value, list):
+        if repairs is not None:
+            repairs.append(f"{where}: field 'replans' is not a list ({short_repr(value)}); left out")
+        return []
+    kept = [v for v in value if _replan_ok(v)]
+    bad = [i for i, v in enumerate(value) if not _replan_ok(v)]
+    if bad and repairs is not None:
+        shown = ", ".join(map(str, bad[:5])) + (", ..." if len(bad) > 5 else "")
+        repairs.append(f"{where}: field 'replans': {len(bad)} record(s) not usable (at {shown}); left out")
+    return kept
+
+
 def _record(data: Any, where: str, repairs: list[str] | None = None) -> LevelRecord:
     """One level's record, each field checked (a hand-edited file is named, not a crash later):
     a level's identity must be right; a bad counter, clock, plan or outcome is named in `repairs`
@@ -246,6 +315,7 @@ def _record(data: Any, where: str, repairs: list[str] | None = None) -> LevelRec
             setattr(record, key, getattr(defaults, key))
             if repairs is not None:
                 repairs.append(f"{where}: field '{key}' is not usable ({short_repr(value)}); left out")
+    record.replans = _replans(record.replans, where, repairs)
     if unknown and repairs is not None:
         repairs.append(f"{where}: unknown field(s) {', '.join(map(str, unknown[:5]))} left out")
     return record

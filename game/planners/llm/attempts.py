@@ -60,8 +60,15 @@ def result_error(result: Result) -> dict[str, Any] | None:
     return error("unfinished", "unfinished", "orders left: " + ", ".join(result.remaining_orders))
 
 
-def record(reply: Reply, tag: dict[str, Any], parsed: bool, err: dict[str, Any] | None) -> dict[str, Any]:
-    """One call's entry. `tag` says where it belongs (attempt, step, agent, round)."""
+def record(
+    reply: Reply,
+    tag: dict[str, Any],
+    parsed: bool,
+    err: dict[str, Any] | None,
+    ignored: list[str] | None = None,
+) -> dict[str, Any]:
+    """One call's entry. `tag` says where it belongs (attempt, step, agent, round); `ignored`
+    names the fixed agents whose queue the reply wrote (and that were ignored)."""
     text = reply.text
     kept = text if len(text) <= REPLY_KEEP else None
     return {
@@ -76,4 +83,5 @@ def record(reply: Reply, tag: dict[str, Any], parsed: bool, err: dict[str, Any] 
         "tokens": {"prompt": reply.tokens_in, "completion": reply.tokens_out},
         "latency_s": round(reply.latency_s, 3),
         "model": reply.model,
+        **({"ignored_fixed": list(ignored)} if ignored else {}),
     }

@@ -10,6 +10,7 @@ from game.engine import Level, Plan, PlanError, Result, Timeline, parse_plan, si
 
 from . import attempts as rec
 from .client import ChatClient, Messages, Reply, Usage
+from .constraint import Fixed
 from .describe import action_text, state_text
 from .feedback import engine_feedback, parse_feedback, plan_feedback, result_feedback
 from .parsing import ReplyParseError, extract_plan
@@ -30,10 +31,12 @@ class Outcome:
     usage: Usage = field(default_factory=Usage)
     note: str | None = None  # the last problem, when the task failed
     records: list[dict[str, Any]] = field(default_factory=list)  # one per model call (attempts.py)
+    fixed: Fixed | None = None  # the agents whose queues were fixed (as given), when any
 
 
-def empty_plan(level: Level) -> Plan:
-    return {name: () for name in level.agent_names}
+def empty_plan(level: Level, fixed: Fixed | None = None) -> Plan:
+    """No actions for anyone but the fixed agents, whose queues are there from the start."""
+    return fixed.empty_plan(level) if fixed else {name: () for name in level.agent_names}
 
 
 def run_plan(level: Level, plan: Plan) -> Result:
@@ -51,7 +54,7 @@ def try_plan(level: Level, plan: Plan) -> tuple[Result | None, str | None]:
 
 def read_plan(level: Level, text: str) -> tuple[Plan | None, str | None]:
     """A checked plan from a reply, or the feedback saying why there is none."""
-    plan, feedback, _ = read_reply(level, Reply(text, 0, 0, 0.0))
+    plan, feedback, _, _ = read_reply(level, Reply(text, 0, 0, 0.0))
     return plan, feedback
 
 
@@ -60,22 +63,34 @@ def truncation_feedback(limit: int | None) -> str:
 
 
 def read_reply(
-    level: Level, reply: Reply, limit: int | None = None
-) -> tuple[Plan | None, str | None, dict | None]:
-    """A checked plan from a reply, or the feedback saying why there is none, and the error on
-    record. A reply cut at the length limit is told as such."""
+    level: Level, reply: Reply, limit: int | None = None, fixed: Fixed | None = None, whole: bool = True
+) -> tuple[Plan | None, str | None, dict | None, list[str]]:
+    """A checked plan from a reply, or the feedback saying why there is none, the error on
+    record, and the fixed agents whose queue the reply wrote (ignored: the fixed queues stand in
+    a whole plan, and a step's batch gives a fixed agent nothing). A reply cut at the length
+    limit is told as such."""
     try:
         plan = parse_plan(extract_plan(reply.text), level.agent_names)
     except (ReplyParseError, PlanError) as e:
         if rec.truncated(reply):
-            return None, truncation_feedback(limit), rec.reading_error(e, reply)
+            return None, truncation_feedback(limit), rec.reading_error(e, reply), []
         feedback = parse_feedback(e) if isinstance(e, ReplyParseError) else plan_feedback(e)
-        return None, feedback, rec.reading_error(e, reply)
+        return None, feedback, rec.reading_error(e, reply), []
+    ignored: list[str] = []
+    if fixed is not None:
+        plan, ignored = fixed.whole(plan) if whole else fixed.batch(plan)
     # a plan with unreadable actions still runs up to the first one; the model hears of all
     problems = unreadable_actions(plan)
     if not problems:
-        return plan, None, None
-    return plan, plan_feedback(PlanError(problems)), rec.reading_error(PlanError(problems), reply)
+        return plan, None, None, ignored
+    return plan, plan_feedback(PlanError(problems)), rec.reading_error(PlanError(problems), reply), ignored
+
+
+def with_ignored(level: Level, fixed: Fixed | None, ignored: list[str], feedback: str | None) -> str | None:
+    """The feedback, after a word on the fixed queues the reply wrote and that were ignored."""
+    if fixed is None or not ignored or feedback is None:
+        return feedback
+    return fixed.ignored_feedback(level, ignored) + "\n\n" + feedback
 
 
 async def solve(
@@ -85,25 +100,39 @@ async def solve(
     attempts: int = 3,
     tag: dict[str, Any] | None = None,
     max_steps: int = 40,
+    fixed: Fixed | None = None,
 ) -> Outcome:
+    """The task planned by the method. With `fixed`, those agents' queues run as given and the
+    model plans the others (the prompt shows the fixed queues)."""
     if method == "msreact":
-        return await solve_stepwise(level, client, attempts, max_steps, tag or {})
+        return await solve_stepwise(level, client, attempts, max_steps, tag or {}, fixed)
     if method not in WHOLE_PLAN_METHODS:
         raise ValueError(f"unknown method {method!r}")
-    return await solve_whole(level, method, client, attempts, tag or {})
+    return await solve_whole(level, method, client, attempts, tag or {}, fixed)
+
+
+def start(level: Level, fixed: Fixed | None) -> Outcome:
+    """A task before any reply: the fixed queues alone, run."""
+    plan = empty_plan(level, fixed)
+    return Outcome(plan, run_plan(level, plan), "no_plan", fixed=fixed)
 
 
 async def solve_whole(
-    level: Level, method: str, client: ChatClient, attempts: int, tag: dict[str, Any]
+    level: Level,
+    method: str,
+    client: ChatClient,
+    attempts: int,
+    tag: dict[str, Any],
+    fixed: Fixed | None = None,
 ) -> Outcome:
     """Up to `attempts` whole plans; each one runs from t = 0; errors go back to the model."""
-    messages: Messages = first_messages(level, method)
-    out = Outcome(empty_plan(level), run_plan(level, empty_plan(level)), "no_plan")
+    messages: Messages = first_messages(level, method, fixed.queues if fixed else None)
+    out = start(level, fixed)
     for n in range(1, attempts + 1):
         reply = await client.complete(messages, {**tag, "attempt": n})
         out.usage.add(reply)
         out.attempts = n
-        plan, feedback, error = read_reply(level, reply, client.max_tokens)
+        plan, feedback, error, ignored = read_reply(level, reply, client.max_tokens, fixed)
         result, refused = try_plan(level, plan) if plan is not None else (None, None)
         if plan is not None and result is not None:
             out.plan, out.result = plan, result
@@ -112,8 +141,8 @@ async def solve_whole(
             error = error or rec.result_error(result)
         if refused:
             error = rec.error("refused", "numbers", refused)
-        out.records.append(rec.record(reply, {"attempt": n}, plan is not None, error))
-        feedback = refused or feedback
+        out.records.append(rec.record(reply, {"attempt": n}, plan is not None, error, ignored))
+        feedback = with_ignored(level, fixed, ignored, refused or feedback)
         out.note = feedback
         if feedback is None:
             break
@@ -124,10 +153,13 @@ async def solve_whole(
 # -- MultiStepReAct -----------------------------------------------------------------------
 
 
-def dry_point(plan: Plan, timeline: Timeline) -> tuple[float, list[str]] | None:
-    """When the first agent (not yet finished) runs out of actions, and who; None if all finished."""
+def dry_point(plan: Plan, timeline: Timeline, fixed: Fixed | None = None) -> tuple[float, list[str]] | None:
+    """When the first agent (not yet finished) runs out of actions, and who; None if all finished.
+    A fixed agent is never asked for more: its queue is whole."""
     ends: dict[str, float] = {}
     for agent, actions in plan.items():
+        if fixed is not None and agent in fixed.queues:
+            continue
         if actions and actions[-1].name == "Finish":
             continue
         spans = timeline.spans_of(agent)
@@ -162,17 +194,47 @@ def step_prompt(level: Level, plan: Plan, result: Result, point: tuple[float, li
     )
 
 
+def waits_on_model(plan: Plan, result: Result, fixed: Fixed | None) -> bool:
+    """Whether a run stopped by a fixed agent's error after the model's agents ran out of
+    actions: the fixed queue went on without work still to be planned, not the step's fault."""
+    d = result.error_detail
+    if fixed is None or d is None or d.agent not in fixed.queues or result.timeline is None:
+        return False
+    point = dry_point(plan, result.timeline, fixed)
+    return point is not None and point[0] < d.time
+
+
+def pending_text(result: Result) -> str:
+    """The fixed agent's failure still ahead, for the next step."""
+    d = result.error_detail
+    assert d is not None
+    return fill(
+        "partner_pending",
+        time=d.time,
+        agent=d.agent,
+        index=d.action_index,
+        action=action_text(d.action),
+        reason=d.reason,
+    )
+
+
 def extend(plan: Plan, batch: Plan) -> Plan:
     return {agent: plan[agent] + batch.get(agent, ()) for agent in plan}
 
 
 async def solve_stepwise(
-    level: Level, client: ChatClient, attempts: int, max_steps: int, tag: dict[str, Any]
+    level: Level,
+    client: ChatClient,
+    attempts: int,
+    max_steps: int,
+    tag: dict[str, Any],
+    fixed: Fixed | None = None,
 ) -> Outcome:
     """Batches appended to one growing plan; every step re-runs the whole plan from t = 0.
-    A failing batch is dropped and asked for again, up to `attempts` times in a row."""
-    messages: Messages = first_messages(level, "msreact")
-    out = Outcome(empty_plan(level), run_plan(level, empty_plan(level)), "no_plan")
+    A failing batch is dropped and asked for again, up to `attempts` times in a row. Fixed
+    queues are in the plan from the start; a batch's actions for them are ignored."""
+    messages: Messages = first_messages(level, "msreact", fixed.queues if fixed else None)
+    out = start(level, fixed)
     misses = 0
     while out.steps < max_steps and misses < attempts:
         where = {"step": out.steps + 1, "attempt": misses + 1}
@@ -180,14 +242,14 @@ async def solve_stepwise(
         out.usage.add(reply)
         out.attempts += 1
         messages.append({"role": "assistant", "content": reply.text})
-        batch, feedback, error = read_reply(level, reply, client.max_tokens)
+        batch, feedback, error, ignored = read_reply(level, reply, client.max_tokens, fixed, whole=False)
         if batch is not None:
             candidate = extend(out.plan, batch)
             result, refused = try_plan(level, candidate)
             if result is None:
                 feedback = refused
                 error = rec.error("refused", "numbers", refused or "")
-            elif result.error is not None:
+            elif result.error is not None and not waits_on_model(candidate, result, fixed):
                 feedback = feedback or engine_feedback(level, result, "msreact_error")
                 error = error or rec.result_error(result)
                 if misses + 1 >= attempts:  # the last chance failed: keep it as the final run
@@ -197,14 +259,18 @@ async def solve_stepwise(
                 out.steps += 1
                 misses = 0
                 out.note = None
-                out.records.append(rec.record(reply, where, True, error))
-                point = dry_point(candidate, result.timeline)
+                out.records.append(rec.record(reply, where, True, error, ignored))
+                point = dry_point(candidate, result.timeline, fixed)
                 if result.done or point is None or not any(batch.values()):
                     break
-                messages.append({"role": "user", "content": step_prompt(level, candidate, result, point)})
+                step = step_prompt(level, candidate, result, point)
+                if result.error is not None:
+                    step += "\n\n" + pending_text(result)
+                messages.append({"role": "user", "content": with_ignored(level, fixed, ignored, step)})
                 continue
-        out.records.append(rec.record(reply, where, batch is not None, error))
+        out.records.append(rec.record(reply, where, batch is not None, error, ignored))
         misses += 1
+        feedback = with_ignored(level, fixed, ignored, feedback)
         out.note = feedback
         messages.append({"role": "user", "content": feedback})
     if out.status != "done" and out.note is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from string import Template
@@ -107,8 +108,37 @@ def example_text() -> str:
     )
 
 
-def first_messages(level: Level, method: str) -> Messages:
-    """System (role and rules) and user (example, task, answer format) messages."""
+def first_messages(level: Level, method: str, fixed: Mapping[str, list] | None = None) -> Messages:
+    """System (role and rules) and user (example, task, answer format) messages. With fixed
+    queues, the task shows them and the answer format asks for the other agents only."""
     system = fill("system", rules=fill("rules"))
-    user = "\n\n".join([example_text(), task_text(level), fill(f"method_{method}")])
+    parts = [example_text(), task_text(level)]
+    if fixed:
+        parts.append(partner_text(level, fixed))
+    parts.append(fill(f"method_{method}"))
+    if fixed:
+        parts.append(fill("partner_answer", **partner_names(level, fixed)))
+    user = "\n\n".join(parts)
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def names_text(names: list[str]) -> str:
+    """`a`, `a and b`, `a, b and c`."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def partner_names(level: Level, fixed: Mapping[str, list]) -> dict[str, str]:
+    free = [a for a in level.agent_names if a not in fixed]
+    return {"fixed_agents": names_text(list(fixed)), "free_agents": names_text(free)}
+
+
+def partner_text(level: Level, fixed: Mapping[str, list]) -> str:
+    """Which agents' queues are fixed, and the queues themselves."""
+    one = len(fixed) == 1
+    return fill(
+        "partner",
+        **partner_names(level, fixed),
+        are="is" if one else "are",
+        their="its" if one else "their",
+        queues=compact({a: list(q) for a, q in fixed.items()}),
+    )
