@@ -15,7 +15,7 @@ from test_play import SIZE, Driver
 from game.engine import Action
 from game.ui import store
 from game.ui.play import PlayScreen
-from game.ui.play.timeline import PARTNER_LINE
+from game.ui.render.palette import PARTNER
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +34,8 @@ def partner_window(partner=stand_in.counting_partner, level=None) -> Driver:
 def settle(d: Driver, limit: float = 30.0) -> None:
     """Run frames until the partner has nothing to do (its answer taken, or its failure told)."""
     start = time.monotonic()
-    p = d.screen.partner
+    screen = d.screen
+    p = (screen.play if hasattr(screen, "play") else screen).partner
     while time.monotonic() - start < limit:
         d.step()
         if p.state.status not in ("waiting", "planning") and not (p.worker and p.worker.busy):
@@ -76,16 +77,16 @@ def test_the_partner_replans_agent2_when_the_person_edits_agent1():
     settle(d)
     assert queue(d, "agent2") == waits(4)  # planned around agent1's three actions
     assert queue(d, "agent1") == mine  # the partner's answer says Finish for agent1: not taken
-    assert play.partner.state.last.changed == ["agent1"]
+    assert play.partner.state.last.changed == ["agent2"]
     d.key(pygame.K_z, mod=pygame.KMOD_CTRL)  # undo: the walk and the put-down go again
     settle(d)
     assert len(queue(d, "agent1")) == 1 and queue(d, "agent2") == waits(2)
     # drawn apart: agent2's lane is framed in the partner's colour, its column says so
     play.draw(d.surface)
     lane = play.timeline.gantt.row_rect(play.timeline.rect, 1).inflate(2, 2)
-    assert d.pixel(lane.topleft) == PARTNER_LINE
+    assert d.pixel(lane.topleft) == PARTNER
     mine_lane = play.timeline.gantt.row_rect(play.timeline.rect, 0).inflate(2, 2)
-    assert d.pixel(mine_lane.topleft) != PARTNER_LINE
+    assert d.pixel(mine_lane.topleft) != PARTNER
     text, _ = play.partner.status_line()
     assert "agent2" in text and "built-in planner" in text
 
@@ -196,3 +197,46 @@ def test_the_dialog_needs_a_model_for_an_llm_and_stops_the_partner():
     assert not play.partner.active and play.partner.worker is None
     d.click_station("dispenser1")
     assert play.partner.state.status == "off"
+
+
+def test_a_study_session_with_a_partner_records_every_replan(tmp_path, monkeypatch):
+    from test_study import Driver as StudyDriver
+    from test_study_partner import TWO
+
+    from game.study.partner import Partner
+    from game.study.persist import StudyPlan, new_session
+    from game.ui.play import partner as partner_mode
+    from game.ui.screens.study import StudyIntroScreen, StudyLevelScreen
+
+    monkeypatch.setattr(partner_mode, "function_of", lambda partner: stand_in.counting_partner)
+    plan = StudyPlan("duo", partner=Partner("planner", person_agents=("agent1",)))
+    session_store = new_session(tmp_path / "studies", "p01", [TWO], "fixed", protocol=plan)
+    d = StudyDriver(StudyIntroScreen(session_store, None, SIZE))
+    assert "You plan agent1; the built-in planner plans the other agents" in d.screen.shown_text()
+    d.press("begin")
+    level_screen = d.screen
+    assert isinstance(level_screen, StudyLevelScreen)
+    play = level_screen.play
+    assert play.partner.locked and play.partner.partner_agents == ["agent2"]
+    assert not play.buttons["partner"].visible and not play.buttons["strong"].visible
+    settle(d)
+    record = session_store.session.level
+    assert len(record.replans) == 1 and record.replans[0]["changed"] == ["agent2"]
+    d.station("dispenser1")  # agent1's first action: the partner re-plans agent2
+    settle(d)
+    assert [r["changed"] for r in record.replans] == [["agent2"], ["agent2"]]
+    assert record.replans[1]["served"] is False and record.replans[1]["partner_oct"] is None
+    assert record.edits == 1  # the partner's re-plans are not the person's edits
+    n = 1 + len(play.editor.queues["agent1"])  # the stand-in's answer to agent1's queue
+    assert record.plan["agent2"] == [{"action": "Wait", "duration": n}]
+    logged = [e for e in session_store.read_log() if e["event"] == "replan"]
+    assert len(logged) == 2 and logged[-1]["plan"]["agent2"] == [{"action": "Wait", "duration": n}]
+    # the partner's agent is not the person's to edit or take over
+    d.key(pygame.K_2, unicode="2")
+    d.station("dispenser2")
+    assert "planned by the partner in this study" in play.message
+    d.key(pygame.K_t, unicode="t")
+    assert play.partner.partner_agents == ["agent2"] and play.editor.queues["agent2"] == waits(n)
+    # saved: a resumed session has them
+    again = type(session_store).open(session_store.folder).session
+    assert len(again.level.replans) == 2

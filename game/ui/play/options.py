@@ -24,8 +24,7 @@ class PlayOptions:
     # called with "edit", "undo", "redo", "preview" (playing or seeking), "finish"
     on_event: Callable[[str], None] | None = None
     partner_dialog: bool = True  # the Partner button (choose a partner, your agents, partner first)
-    partner: Any = None  # a PartnerChoice: partner mode from the start, agents fixed (a study)
-    person_agents: tuple[str, ...] = ()  # with `partner`: the person's agents
+    partner: Any = None  # a study.partner.Partner: partner mode from the start, its agents fixed
     on_replan: Callable[[Any], None] | None = None  # called with each partner.Replan
 
     def tell(self, what: str) -> None:

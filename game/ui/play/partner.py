@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from game.engine import Action
+from game.study.partner import Partner
 from game.ui import partner_job
 from game.ui.editor import plan_problems
 from game.ui.render import palette as P
@@ -25,37 +26,27 @@ if TYPE_CHECKING:
     from .screen import PlayScreen
 
 DEBOUNCE_S = 0.2  # the person's queues stay still this long before the partner is asked
-KINDS = ("planner", "llm")
-PARTNER = (86, 180, 233)  # the partner's colour in the title bar and its queues' headers
 
 
-@dataclass(frozen=True)
-class PartnerChoice:
-    """Who the partner is: the built-in planner, or a model through an endpoint with a method
-    (the same three settings as `paracook-kitchen llm`: --base-url, --model, --method)."""
+def label(partner: Partner) -> str:
+    """The partner in the window's words."""
+    if partner.kind == "planner":
+        return "the built-in planner"
+    return f"{partner.model} ({partner.method})"
 
-    kind: str = "planner"
-    endpoint: str = ""  # the OpenAI-compatible base URL ('' is OpenAI's own)
-    model: str = ""
-    method: str = "io"
 
-    def label(self) -> str:
-        if self.kind == "planner":
-            return "the built-in planner"
-        return f"{self.model or 'the LLM'} ({self.method})"
-
-    def function(self) -> partner_job.Partner:
-        if self.kind == "planner":
-            return partner_job.planner_partner
-        settings = {"endpoint": self.endpoint or None, "model": self.model, "method": self.method}
-        return functools.partial(partner_job.llm_partner, settings=settings)
+def function_of(partner: Partner) -> partner_job.Partner:
+    """What the background process runs for this partner."""
+    if partner.kind == "planner":
+        return partner_job.planner_partner
+    return functools.partial(partner_job.llm_partner, settings=partner.llm_settings())
 
 
 @dataclass(frozen=True)
 class Replan:
     """One partner re-plan that reached the screen (or failed), as a study records it."""
 
-    changed: list[str]  # the person's agents whose queues changed since the last re-plan
+    changed: list[str]  # the partner's agents whose queues this re-plan changed
     partner_oct: float | None  # the whole plan's OCT with the partner's queues (None: not served)
     served: bool
     elapsed: float  # seconds from the request to the answer
@@ -77,7 +68,7 @@ Key = tuple[tuple[str, tuple[Action, ...]], ...]
 class PartnerMode:
     def __init__(self, host: PlayScreen):
         self.s = host
-        self.choice: PartnerChoice | None = None
+        self.choice: Partner | None = None
         self.mine: set[str] = set(host.level.agent_names)
         self.locked = False  # a study: the person's agents are the protocol's
         self.function: partner_job.Partner | None = None  # tests put a stand-in here
@@ -87,7 +78,6 @@ class PartnerMode:
         self._seen: Key | None = None  # the person's queues last frame
         self._changed_at: float | None = None  # when they last changed (the debounce)
         self._asked: Key | None = None  # what the request in flight plans around
-        self._planned: Key | None = None  # what the partner's queues on screen were planned around
         self._look: tuple = ()
 
     # -- turning it on and off -------------------------------------------------------------------
@@ -95,15 +85,19 @@ class PartnerMode:
     def active(self) -> bool:
         return self.choice is not None
 
-    def start(self, choice: PartnerChoice, mine: set[str] | tuple[str, ...], locked: bool = False) -> None:
-        """Partner mode with these agents the person's (an empty set: the partner plans all)."""
+    def start(
+        self, choice: Partner, mine: set[str] | tuple[str, ...] | None = None, locked: bool = False
+    ) -> None:
+        """Partner mode with these agents the person's (default: the partner's person_agents; an
+        empty set: the partner plans every agent)."""
         self.stop()
         self.choice, self.locked = choice, locked
+        mine = choice.person_agents if mine is None else mine
         self.mine = {a for a in self.s.level.agent_names if a in set(mine)}
-        fn = self.function or choice.function()
+        fn = self.function or function_of(choice)
         self.worker = partner_job.PartnerWorker(self.s.level, self.s.editor.rules, fn)
         self.state = PartnerState("waiting")
-        self._seen = self._asked = self._planned = None
+        self._seen = self._asked = None
         self._changed_at = time.monotonic() - DEBOUNCE_S  # the first plan at once
         self.s._dirty = True
 
@@ -210,37 +204,31 @@ class PartnerMode:
         self.state.status, self.state.asked_at = "planning", time.monotonic()
 
     def _take(self, answer: partner_job.Answer) -> None:
-        asked = self._asked
-        if asked != self._key():
+        if self._asked != self._key():
             return  # planned around queues the person has changed since: the newer request follows
-        changed = self._changed_agents(asked)
         if answer.error:
-            self._failed(answer.error, changed, answer.elapsed)
+            self._failed(answer.error, answer.elapsed)
             return
         queues, problems = self._partner_queues(answer.plan)
         if problems:
-            self._failed("its plan cannot be used: " + "; ".join(problems[:3]), changed, answer.elapsed)
+            self._failed("its plan cannot be used: " + "; ".join(problems[:3]), answer.elapsed)
             return
-        self.s.editor.set_queues(queues)
-        self._planned = asked
-        result = self.s.editor.result
+        ed = self.s.editor
+        changed = [a for a, q in queues.items() if tuple(ed.queues[a]) != q]
+        ed.set_queues(queues)
+        result = ed.result
         replan = Replan(changed, result.time if result.done else None, result.done, answer.elapsed)
         self.state = PartnerState("ready", "", replan, self.state.asked_at, [*self.state.history, replan])
         self.s.after_partner()
         if self.on_replan is not None:
             self.on_replan(replan)
 
-    def _failed(self, error: str, changed: list[str], elapsed: float) -> None:
-        replan = Replan(changed, None, False, elapsed, error)
+    def _failed(self, error: str, elapsed: float) -> None:
+        replan = Replan([], None, False, elapsed, error)
         self.state = PartnerState("failed", error, replan, self.state.asked_at, [*self.state.history, replan])
         self.s.say(f"The partner failed: {error}. Your queues are unchanged.", error=True)
         if self.on_replan is not None:
             self.on_replan(replan)
-
-    def _changed_agents(self, key: Key | None) -> list[str]:
-        now = dict(key or ())
-        before = dict(self._planned or ())
-        return [a for a in now if self._planned is None or before.get(a) != now[a]]
 
     def _partner_queues(self, plan: Any) -> tuple[dict[str, tuple[Action, ...]], list[str]]:
         """The partner's agents' queues from its answer, checked against the level; the person's
@@ -266,22 +254,22 @@ class PartnerMode:
         """The partner's state in a few words, for the title bar."""
         if self.choice is None:
             return "", P.TEXT_DIM
-        who = f"Partner ({self.choice.label()})"
+        who = f"Partner ({label(self.choice)})"
         agents = ", ".join(self.partner_agents)
         st = self.state
         if st.status == "idle":
             return f"{who}: every agent is yours (T hands the selected one over)", P.TEXT_DIM
         if st.status == "planning":
-            return f"{who} is planning {agents}  {time.monotonic() - st.asked_at:.1f} s", PARTNER
+            return f"{who} is planning {agents}  {time.monotonic() - st.asked_at:.1f} s", P.PARTNER
         if st.status == "waiting":
-            return f"{who} plans {agents} when you pause", PARTNER
+            return f"{who} plans {agents} when you pause", P.PARTNER
         if st.status == "failed":
             return f"{who} failed: {st.error}", P.ERROR
         if st.status == "cancelled":
             return f"{who}: re-plan cancelled (R re-plans {agents})", P.TEXT_DIM
         r = st.last
         if r is not None and r.served and r.partner_oct is not None:
-            return f"{who} planned {agents}: every order served at t = {panels.fmt(r.partner_oct)}", PARTNER
+            return f"{who} planned {agents}: every order served at t = {panels.fmt(r.partner_oct)}", P.PARTNER
         return f"{who} planned {agents}: not every order is served yet", P.TEXT_DIM
 
     def close(self) -> None:

@@ -9,8 +9,7 @@ import pygame
 import pygame_gui
 
 from game.planners.llm import METHODS
-
-from .partner import PartnerChoice
+from game.study.partner import Partner, PartnerSpecError, endpoint_of
 
 W, H = 600, 430
 PAD = 16
@@ -22,7 +21,7 @@ class DialogResult:
     """What the person pressed: start (with the choice and their agents), first, stop or close."""
 
     action: str
-    choice: PartnerChoice | None = None
+    choice: Partner | None = None
     mine: tuple[str, ...] = ()
 
 
@@ -46,14 +45,14 @@ class PartnerDialog:
         self,
         size: tuple[int, int],
         agents: list[str],
-        current: PartnerChoice | None,
+        current: Partner | None,
         mine: set[str],
         active: bool,
         planner_ok: bool,
     ) -> None:
         self.close()
-        choice = current or PartnerChoice("planner" if planner_ok else "llm")
-        self.kind, self.method, self.planner_ok = choice.kind, choice.method, planner_ok
+        choice = current or Partner("planner" if planner_ok else "llm")
+        self.kind, self.method, self.planner_ok = choice.kind, choice.method or METHODS[0], planner_ok
         default_mine = mine if active else set(agents[:1])
         self.mine = {a: a in default_mine for a in agents}
         rect = pygame.Rect(0, 0, min(W, size[0] - 40), min(H, size[1] - 40))
@@ -89,7 +88,7 @@ class PartnerDialog:
             entry = pygame_gui.elements.UITextEntryLine(
                 pygame.Rect(PAD + 100, y, w - 100, 32), self.manager, container=inner
             )
-            entry.set_text(value)
+            entry.set_text(value or "")
             self.entries[name] = entry
             y += ROW
         self.entries["endpoint"].set_tooltip("base URL, e.g. http://localhost:8000/v1 (empty: OpenAI)")
@@ -137,17 +136,15 @@ class PartnerDialog:
         for agent, yours in self.mine.items():
             self.buttons[f"agent:{agent}"].set_text(f"{agent}: {'yours' if yours else 'partner'}")
 
-    def choice(self) -> PartnerChoice:
+    def choice(self) -> Partner:
+        """The partner chosen; PartnerSpecError naming the field that cannot be used."""
         if self.kind == "planner":
-            return PartnerChoice("planner")
-        text = {k: e.get_text().strip() for k, e in self.entries.items()}
-        return PartnerChoice("llm", text["endpoint"], text["model"], self.method)
-
-    def problem(self) -> str:
-        """Why Start cannot go ahead, in words ('' when it can)."""
-        if self.kind == "llm" and not self.choice().model:
-            return "an LLM partner needs a model name"
-        return ""
+            return Partner("planner")
+        model = self.entries["model"].get_text().strip()
+        if not model:
+            raise PartnerSpecError("an LLM partner needs a model name")
+        endpoint = self.entries["endpoint"].get_text().strip()
+        return Partner("llm", endpoint_of(endpoint or None, "endpoint"), model, self.method)
 
     def handle(self, event: pygame.event.Event) -> DialogResult | None:
         """After the UI manager saw the event: what was decided, if anything (the dialog closes)."""
@@ -172,14 +169,16 @@ class PartnerDialog:
         elif name.startswith("agent:"):
             agent = name[6:]
             self.mine[agent] = not self.mine[agent]
-        elif name in ("start", "first") and self.problem():
-            if self.note is not None:
-                self.note.set_text(self.problem())
         elif name in ("start", "first"):
+            try:
+                choice = self.choice()
+            except PartnerSpecError as e:
+                if self.note is not None:
+                    self.note.set_text(str(e))
+                return None
             mine = tuple(a for a, yours in self.mine.items() if yours) if name == "start" else ()
-            result = DialogResult(name, self.choice(), mine)
             self.close()
-            return result
+            return DialogResult(name, choice, mine)
         elif name in ("stop", "close"):
             self.close()
             return DialogResult(name)

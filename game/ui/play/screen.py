@@ -38,6 +38,7 @@ from .kitchen_view import KitchenView, click_hint
 from .layout import Layout
 from .options import PlayOptions
 from .partner import PartnerMode
+from .partner import label as partner_label
 from .partner_dialog import PartnerDialog
 from .planner_flow import PlannerFlow
 from .pointer import Pointer
@@ -122,7 +123,7 @@ class PlayScreen:
             self.cards[self.fingerprint()] = self.results.card_for(None, None)
         if self.options.partner is not None:  # a study's condition: partner mode from the start
             self.partner.on_replan = self.options.on_replan
-            self.partner.start(self.options.partner, self.options.person_agents, locked=True)
+            self.partner.start(self.options.partner, locked=True)
 
     def _hidden_buttons(self) -> list[str]:
         hidden = []
@@ -727,7 +728,7 @@ class PlayScreen:
             if picked.action == "first":
                 self.say("the partner plans every agent; an agent you edit becomes yours")
             else:
-                self.say(f"{picked.choice.label()} plans {theirs} around your queues")
+                self.say(f"{partner_label(picked.choice)} plans {theirs} around your queues")
 
 
 TOOLBAR_ACTIONS: dict[str, Callable[[PlayScreen], Any]] = {

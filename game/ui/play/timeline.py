@@ -25,7 +25,6 @@ from . import instant
 GRAB_PX = 6  # how close to a Wait's right end a press starts a drag
 INSERT = (255, 255, 255)
 MEETING = (240, 228, 66)
-PARTNER_LINE = (86, 180, 233)  # the partner's lanes' frame (its colour in the title bar too)
 STRIPE_GAP = 8
 
 
@@ -188,7 +187,7 @@ class TimelineView:
         if self._stripes is None or self._stripes.get_size() != size:
             self._stripes = stripes(size)
         surface.blit(self._stripes, lane.topleft)
-        dashed_rect(surface, PARTNER_LINE, lane.inflate(2, 2))
+        dashed_rect(surface, P.PARTNER, lane.inflate(2, 2))
 
     def _draw_meetings(self, surface: pygame.Surface) -> None:
         g = self.gantt

@@ -130,18 +130,17 @@ def draw_queue_column(surface: pygame.Surface, rect: pygame.Rect, col: QueueColu
     return rows
 
 
-PARTNER_HEAD = (86, 180, 233)
 OWNER_TEXT = {"you": "yours", "partner": "partner plans it"}
 
 
 def _draw_owner(surface: pygame.Surface, rect: pygame.Rect, col: QueueColumn) -> None:
     """Whose queue it is, after the agent's name; a partner's column gets a frame in its colour."""
     x = rect.x + 40 + font(20, True).size(col.agent)[0] + 8
-    colour = PARTNER_HEAD if col.owner == "partner" else P.TEXT_DIM
+    colour = P.PARTNER if col.owner == "partner" else P.TEXT_DIM
     tag = blit_text(surface, OWNER_TEXT[col.owner], (x, rect.y + 8), 15, colour, bold=col.owner == "partner")
     if col.owner == "partner":
-        pygame.draw.rect(surface, PARTNER_HEAD, rect, 1)
-        pygame.draw.line(surface, PARTNER_HEAD, (tag.x, tag.bottom + 1), (tag.right, tag.bottom + 1))
+        pygame.draw.rect(surface, P.PARTNER, rect, 1)
+        pygame.draw.line(surface, P.PARTNER, (tag.x, tag.bottom + 1), (tag.right, tag.bottom + 1))
 
 
 def _draw_action_row(surface: pygame.Surface, row: pygame.Rect, col: QueueColumn, index: int) -> None:
