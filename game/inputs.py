@@ -169,3 +169,35 @@ def reprlib_repr(value: Any) -> str:
     r.maxstring = r.maxother = 80
     r.maxlevel = 3
     return r.repr(value)
+
+
+MAX_PLAN_FILE_BYTES = 8 * 1024 * 1024  # a plan file given with --fix
+
+
+def read_fixed(specs: list[str] | tuple[str, ...]) -> dict[str, list[Any]]:
+    """`--fix AGENT=PLAN.json` options as {agent: queue}. PLAN.json is a plan object ({agent:
+    [...]}), a result file with a `plan` field, or a bare list (the queue itself). InputError
+    names the option or the file and what is wrong; whether the agent exists in the level, and
+    each action, are checked by the planner (ValueError naming agent and action index)."""
+    out: dict[str, list[Any]] = {}
+    for spec in specs:
+        agent, sep, path = str(spec).partition("=")
+        agent = agent.strip()
+        if not sep or not agent or not path:
+            raise InputError(f"--fix {short_repr(spec)}: expected AGENT=PLAN.json, e.g. agent1=plan.json")
+        if agent in out:
+            raise InputError(f"--fix {agent}=...: {agent} is fixed twice; give each agent once")
+        data = load_json(path, MAX_PLAN_FILE_BYTES)
+        if isinstance(data, dict) and isinstance(data.get("plan"), dict):
+            data = data["plan"]
+        if isinstance(data, dict):
+            if agent not in data:
+                names = ", ".join(short_repr(k, 30) for k in list(data)[:8]) or "none"
+                raise InputError(f"{path}: no queue for {agent} in this plan (agents in it: {names})")
+            data = data[agent]
+        if not isinstance(data, list):
+            raise InputError(
+                f"{path}: the queue for {agent} must be a list of actions, got {short_repr(data)}"
+            )
+        out[agent] = data
+    return out

@@ -12,8 +12,9 @@ from typing import Any
 
 from game.commands.ranges import jobs, seconds
 from game.engine import RULESETS
+from game.inputs import InputError, read_fixed
 from game.levels import LevelError, load_level
-from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, lower_bound, solve
+from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, Unsolvable, lower_bound, solve
 from game.storage import disk_message, write_json_atomic
 
 NAME = "solve"
@@ -65,6 +66,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "proves the optimum or a floor under it; on a team's it plans each agent alone; its plan is "
         "used when it is faster",
     )
+    p.add_argument(
+        "--fix",
+        action="append",
+        default=[],
+        metavar="AGENT=PLAN.json",
+        help="keep this agent's queue exactly as in PLAN.json (a plan, a result file with a plan, or "
+        "the queue as a bare list) and plan the other agents around it; repeat for more agents",
+    )
     p.add_argument("--no-progress", action="store_true", help="no progress lines / progress bar")
 
 
@@ -73,6 +82,9 @@ def run(args: argparse.Namespace) -> int:
         print("solve: --time-limit must be positive and --jobs at least 1", file=sys.stderr)
         return 2
     if args.suite:
+        if args.fix:
+            print("solve: --fix plans one level; it cannot be used with --suite", file=sys.stderr)
+            return 2
         return run_suite(args)
     if not args.level:
         print("solve: give a LEVEL, or --suite NAME --out runs/NAME", file=sys.stderr)
@@ -82,17 +94,44 @@ def run(args: argparse.Namespace) -> int:
     except LevelError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    try:
+        fixed = read_fixed(args.fix)
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     if args.bound:
         b = lower_bound(level, args.rules, args.route_bound or None)
+        if fixed:
+            from game.planners.solver.partner import Partner
+
+            try:
+                b = Partner(level, args.rules or level.rules, fixed, args.time_limit).bound_for(b)
+            except ValueError as e:  # Unsolvable too
+                print(f"error: --fix: {e}", file=sys.stderr)
+                return 2
         if args.json:
             print(json.dumps({"lower_bound": b.value if b.finite else None, "terms": b.terms}))
         else:
             print(f"lower bound on OCT: {b.describe()}")
         return 0
     report = None if args.json or args.no_progress else progress_printer()
-    sol = solve(
-        level, args.rules, args.time_limit, bool(args.replay), args.jobs, report, args.route_bound or None
-    )
+    try:
+        sol = solve(
+            level,
+            args.rules,
+            args.time_limit,
+            bool(args.replay),
+            args.jobs,
+            report,
+            args.route_bound or None,
+            fixed=fixed or None,
+        )
+    except Unsolvable as e:
+        print(f"no plan can serve the orders with the fixed queues: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:
+        print(f"error: --fix: {e}", file=sys.stderr)
+        return 2
     outcome = None
     if getattr(args, "exact", False):
         from game.planners.solver.proven import with_exact

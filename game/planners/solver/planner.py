@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -171,6 +171,7 @@ class Planner:
         bound: Bound | None = None,
         routes: bool | None = None,
         exact: bool = True,
+        fixed: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     ):
         self.level = level
         self.rules = get_rules(rules or level.rules).name
@@ -179,7 +180,11 @@ class Planner:
         self.jobs = max(1, jobs)
         self.seed_offset = seed_offset
         self.start = time.monotonic()
-        self.bound = bound if bound is not None else lower_bound(level, self.rules, routes)
+        self.routes = routes
+        if fixed:  # worked out once the first plan is in (`_partner_steps`), so that it comes soon
+            self.bound = bound if bound is not None else Bound(0, {})
+        else:
+            self.bound = bound if bound is not None else lower_bound(level, self.rules, routes)
         self.best: tuple | None = None  # (time, cost, plan, predicted)
         self.used = 0
         self.budget = 0
@@ -187,6 +192,13 @@ class Planner:
         self.state_budget = exact_budget(level, time_limit) if exact else 0
         self.states = 0
         self.proof: Outcome | None = None  # how the exact search ended
+        self.partner = None
+        if fixed:
+            from .partner import Partner
+
+            self.partner = Partner(level, self.rules, fixed, time_limit)
+            self.bound = self.partner.bound_for(self.bound)
+            self.state_budget = 0
 
     def progress(self, done: bool = False) -> Progress:
         return Progress(
@@ -201,6 +213,9 @@ class Planner:
         )
 
     def steps(self) -> Iterator[Progress]:
+        if self.partner is not None:
+            yield from self._partner_steps()
+            return
         try:
             model = KitchenModel(self.level, self.rules)
         except Unsolvable as e:
@@ -224,6 +239,38 @@ class Planner:
         if self.state_budget:
             yield from self._exact()
         yield self.progress(done=True)
+
+    def _partner_steps(self) -> Iterator[Progress]:
+        """The search around fixed queues; the unconstrained bound (seconds on a level seen for
+        the first time, then kept) is worked out after the first plan is reported."""
+        partner = self.partner
+        self.budget = partner.budget
+        free_bound = None
+        for used in partner.steps():
+            self.used = used
+            found = partner.best()
+            if found is not None and (self.best is None or found[0] < self.best[0]):
+                self.best = (found[0], (found[0],), found[1], None)
+                yield self.progress()
+            if self.best is not None and free_bound is None:
+                free_bound = self._partner_bound()
+            yield self.progress()
+        self.used = partner.used
+        found = partner.best()
+        if found is not None and self.best is None:  # every agent fixed: the plan as given
+            result = simulate(self.level, found[1], self.rules, record=False)
+            self.best = (result.time, (result.time,), found[1], None)
+        if free_bound is None:
+            self._partner_bound()
+        if self.best is None:
+            partner.explain()
+        self.note = partner.note
+        yield self.progress(done=True)
+
+    def _partner_bound(self) -> Bound:
+        free = lower_bound(self.level, self.rules, self.routes)
+        self.bound = self.partner.bound_for(free)
+        return free
 
     def _exact(self) -> Iterator[Progress]:
         """The exact search for a plan faster than the best so far: weighted first, for plans,
@@ -316,6 +363,8 @@ class Planner:
         level, rules = self.level, self.rules
         if self.best is None:
             empty = {name: [] for name in level.agent_names}
+            if self.partner is not None:
+                empty = self.partner.plan({})
             result = simulate(level, parse_plan(empty, level.agent_names), rules, record=self.record)
             note = self.note or "stopped before a plan was found"
             return Solution(level, rules, empty, result, self.bound, self.used, self._seconds(), note)
@@ -356,6 +405,7 @@ def solve(
     progress: Callable[[Progress], bool | None] | None = None,
     routes: bool | None = None,
     exact: bool = True,
+    fixed: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
 ) -> Solution:
     """Plan the level. The returned plan has been run by the engine; `done` says whether it
     serves every order (False only when no plan was found: `note` says why). `progress` is
@@ -363,14 +413,17 @@ def solve(
     returned). `routes` adds the routing relaxation to the bound (about a second more; by
     default on one-order levels, `bound.routes_by_default`). On a
     one-agent, one-order level the exact search has most of the limit (`exact=False`: the
-    schedule search alone has all of it)."""
+    schedule search alone has all of it). `fixed` keeps those agents' queues as given and plans
+    the others around them (see `Planner`)."""
     # a first report before the bound is worked out (a second or more), so that a progress bar
     # starts from nothing instead of guessing from the clock
     stop = progress is not None and progress(Progress(0, 0, None, None, 0.0)) is False
-    run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact)
+    run = Planner(level, rules, time_limit, record, jobs, routes=routes, exact=exact, fixed=fixed)
     if stop:
         return run.solution()
     for p in run.steps():
         if progress is not None and progress(p) is False:
             break
+    if run.partner is not None and run.partner.impossible:
+        raise Unsolvable(run.partner.impossible)
     return run.solution()

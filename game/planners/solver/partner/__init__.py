@@ -1,0 +1,116 @@
+"""Planning around fixed queues: some agents' actions are given (a person's, say), the planner
+plans the others.
+
+    from game.planners.solver import solve
+    sol = solve(level, fixed={"agent1": queue})   # agent1's queue kept byte-identical
+    sol.plan["agent2"], sol.oct, sol.bound         # the bound holds for the same constraint
+
+`Planner(..., fixed=...)` and `solve(..., fixed=...)` route here (planner.py); this package
+checks the fixed queues (ValueError naming agent and action), proves impossibility where it can
+(`Unsolvable`, in words), bounds the constrained OCT and searches the free agents' queues with
+the engine as judge (`search.PartnerSearch`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from game.engine import Level, get_rules
+
+from ..bound import Bound
+from ..model import Unsolvable
+from .checks import check_all_fixed, check_in_time, check_possible
+from .fixed import FixedQueues, check_fixed, time_fixed
+from .search import PartnerSearch
+
+RUNS_PER_SECOND = 800  # engine runs a second on a busy 2-core machine: the limit sets the budget
+MIN_RUNS = 200
+
+__all__ = ["Partner", "constrained_bound", "check_fixed"]
+
+
+def constrained_bound(free: Bound, fixed: FixedQueues) -> Bound:
+    """The bound for the same constraint: the unconstrained one (every plan with these queues is
+    a plan), and each fixed agent's queue end (OCT is the last event: its trailing actions
+    count too, Waits included)."""
+    if not free.finite:
+        return free
+    terms = dict(free.terms)
+    value = free.value
+    for agent in fixed.raw:
+        end = fixed.end(agent)
+        term = int(-(-end // 1))  # OCTs of whole-number plans are whole: round up
+        if term > 0:
+            terms[f"{agent} fixed"] = term
+            value = max(value, term)
+    return Bound(value, terms)
+
+
+class Partner:
+    """One constrained planning run. Raises ValueError for bad fixed input and Unsolvable
+    when the fixed queues rule every plan out."""
+
+    def __init__(
+        self,
+        level: Level,
+        rules: str,
+        fixed: Mapping[str, Sequence[Mapping[str, Any]]],
+        time_limit: float,
+    ):
+        self.level = level
+        self.rules = rules
+        raw = check_fixed(level, fixed)
+        self.raw = raw
+        self.fixed = time_fixed(level, get_rules(rules), raw)
+        self.free = [a for a in level.agent_names if a not in raw]
+        if not self.free:
+            check_all_fixed(level, rules, raw)
+        check_possible(level, rules, self.fixed)
+        self.budget = max(MIN_RUNS, int(RUNS_PER_SECOND * time_limit))
+        self.search = PartnerSearch(level, get_rules(rules), self.fixed, self.budget) if self.free else None
+        self.note = ""
+        self.impossible = ""  # why no plan exists, when the search found none and that is proven
+
+    def bound_for(self, free: Bound) -> Bound:
+        """The constrained bound; the search stops once a plan reaches it."""
+        bound = constrained_bound(free, self.fixed)
+        if self.search is not None and bound.finite:
+            self.search.floor = max(self.search.floor, bound.value)
+        return bound
+
+    def explain(self) -> None:
+        """No plan found: prove why none exists where a check can (then `impossible` says it)."""
+        try:
+            check_in_time(self.level, self.rules, self.fixed)
+        except Unsolvable as e:
+            self.impossible = str(e)
+            self.note = f"unsolvable: {e}"
+
+    @property
+    def used(self) -> int:
+        return self.search.used if self.search else 0
+
+    def steps(self) -> Iterator[int]:
+        if self.search is None:
+            return
+        yield from self.search.steps()
+        if self.search.best is None:
+            self.note = (
+                f"no plan for {', '.join(self.free)} around the fixed queues found in {self.used} runs"
+            )
+
+    def best(self) -> tuple[float, dict[str, list[dict[str, Any]]]] | None:
+        """(OCT, whole plan) of the best plan so far: fixed queues as given, the others found."""
+        if self.search is None:
+            return 0.0, self.plan({})
+        node = self.search.best
+        if node is None:
+            return None
+        return node.oct, self.plan({a: [x.to_dict() for x in q] for a, q in node.queues.items()})
+
+    def plan(self, free: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+        """The whole plan in the level's agent order; a fixed queue is a fresh copy of the given."""
+        return {
+            a: check_fixed(self.level, {a: self.raw[a]})[a] if a in self.raw else free.get(a, [])
+            for a in self.level.agent_names
+        }

@@ -1,0 +1,171 @@
+"""Fixed queues: checked as plan input, kept byte-identical, and timed.
+
+A fixed agent's timing never depends on anyone else (agents never block each other, and every
+duration follows from its own position and the station kind), so each action's start and end
+are known before any search."""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from game.engine import MAX_ACTIONS_PER_AGENT, Action, Level
+from game.engine.errors import ActionFailed, ErrorDetail
+from game.engine.plan import UNREADABLE, read_action
+from game.engine.rules import RuleSet
+from game.engine.safe import preview
+from game.engine.simulator import Simulation, wait_duration
+
+Queue = list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Timed:
+    """One fixed action with its place in the queue and its start and end times."""
+
+    agent: str
+    index: int
+    action: Action
+    start: float
+    end: float
+
+
+@dataclass
+class FixedQueues:
+    """The fixed agents' queues as given (`raw`, to return byte-identical), read (`actions`) and
+    timed (`timed`); `independent` is the first error they make whatever the other agents do."""
+
+    raw: dict[str, Queue]
+    actions: dict[str, tuple[Action, ...]]
+    timed: dict[str, list[Timed]]
+    independent: ErrorDetail | None
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        return tuple(self.raw)
+
+    def end(self, agent: str) -> float:
+        """When the agent's last action ends (0 for an empty queue)."""
+        spans = self.timed[agent]
+        return spans[-1].end if spans else 0
+
+    def events_at(self, station: str) -> list[float]:
+        """Times at which a fixed agent's Interact or Process at this station ends, sorted."""
+        return sorted(
+            t.end
+            for spans in self.timed.values()
+            for t in spans
+            if t.action.name in ("Interact", "Process") and t.action.target == station
+        )
+
+    def serves(self, level: Level) -> list[Timed]:
+        """Every fixed Interact at a serving window, in time order."""
+        windows = {s.name for s in level.stations if s.kind == "serving_window"}
+        out = [t for spans in self.timed.values() for t in spans if t.action.name == "Interact"]
+        return sorted((t for t in out if t.action.target in windows), key=lambda t: (t.end, t.agent))
+
+
+def check_fixed(level: Level, fixed: Mapping[str, Sequence[Mapping[str, Any]]] | None) -> dict[str, Queue]:
+    """The fixed queues, checked and copied: ValueError naming the agent (and the action index)
+    for an unknown agent, a queue that is not a list of actions or an action that cannot be read."""
+    if not fixed:
+        return {}
+    if not isinstance(fixed, Mapping):
+        raise ValueError(f"fixed queues must map agent names to action lists, got {preview(fixed)}")
+    names = level.agent_names
+    out: dict[str, Queue] = {}
+    for agent, queue in fixed.items():
+        if agent not in names:
+            who = agent if isinstance(agent, str) and len(agent) <= 60 else preview(agent)
+            raise ValueError(
+                f"fixed queue for {who}: no such agent in this level (agents: {', '.join(names)})"
+            )
+        if isinstance(queue, (str, bytes)) or not isinstance(queue, Sequence):
+            raise ValueError(f"fixed queue for {agent}: must be a list of actions, got {preview(queue)}")
+        if len(queue) > MAX_ACTIONS_PER_AGENT:
+            raise ValueError(
+                f"fixed queue for {agent}: {len(queue)} actions, more than the {MAX_ACTIONS_PER_AGENT} "
+                "a plan may give one agent"
+            )
+        for i, raw in enumerate(queue):
+            problem = _action_problem(raw)
+            if problem:
+                raise ValueError(f"fixed queue for {agent}, action {i}: {problem}")
+        out[agent] = json.loads(json.dumps(list(queue), allow_nan=False))
+    return {name: out[name] for name in names if name in out}
+
+
+def _action_problem(raw: Any) -> str | None:
+    action = read_action(raw)
+    if action.name == UNREADABLE:
+        return action.problem
+    try:
+        json.dumps(raw, allow_nan=False)
+    except (TypeError, ValueError):
+        return f"not plain JSON data ({preview(raw)})"
+    except RecursionError:
+        return "nested too deep"
+    if action.name == "Wait":
+        try:
+            wait_duration(action.duration)
+        except ActionFailed as e:
+            return e.reason
+    return None
+
+
+def time_fixed(level: Level, rules: RuleSet, raw: dict[str, Queue]) -> FixedQueues:
+    """Read and time the queues; find the first error they make whatever the others do: a
+    start-time check that depends only on the map and the agent's own moves (the engine's own
+    checks, run on an empty kitchen), or a Process at a stove, which always fails."""
+    actions = {agent: tuple(read_action(a) for a in queue) for agent, queue in raw.items()}
+    sim = Simulation(level, dict(actions), rules, record=False)
+    timed: dict[str, list[Timed]] = {}
+    first: ErrorDetail | None = None
+    for agent in sim.kitchen.agents:
+        if agent.name not in actions:
+            continue
+        spans, now = [], 0.0
+        for i, action in enumerate(actions[agent.name]):
+            sim.now = now
+            try:
+                duration = _duration(sim, agent, action)
+            except ActionFailed as e:
+                detail = ErrorDetail(agent.name, i, action.to_dict(), now, e.kind, e.reason)
+                first = detail if first is None or detail.time < first.time else first
+                break
+            spans.append(Timed(agent.name, i, action, now, now + duration))
+            now += duration
+            if action.name == "MoveTo":
+                agent.pos = action.target
+        timed[agent.name] = spans
+    return FixedQueues(raw, actions, timed, first)
+
+
+def _duration(sim: Simulation, agent: Any, action: Action) -> float:
+    """The engine's start-time check and duration, on a kitchen where nobody else acts. Checks
+    that another agent could change (a board in use, what a stove holds) are left to the run."""
+    station = sim.level.target_named(action.target) if action.name == "Process" else None
+    if station is not None and station.kind == "stove":
+        sim.kitchen.check_allowed(agent, station)
+        sim.kitchen.check_adjacent(agent, action.target, station)
+        sim.kitchen.process(agent, station, sim.now)  # raises: a stove cooks by itself
+    try:
+        duration = sim.start(agent, action)
+    finally:
+        sim.kitchen.in_use.clear()  # a board this agent chops on is not in use for its own next action
+    if not math.isfinite(duration):
+        raise ActionFailed("bad_duration", "its duration is not finite")
+    return duration
+
+
+def identical(a: Any, b: Any) -> bool:
+    """Byte-identical under json.dumps(sort_keys=True), as the API promises for fixed queues."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def copy_queues(raw: dict[str, Queue]) -> dict[str, Queue]:
+    return copy.deepcopy(raw)

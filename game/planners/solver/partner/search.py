@@ -1,0 +1,347 @@
+"""The search for the free agents' queues around fixed ones.
+
+A node is a prefix of every free agent's queue. Its children add one macro action to the free
+agent that is idle first: walk to a side of a station, maybe wait for an instant at which that
+station changes (a fixed agent acts there, food finishes, a dirty plate comes back), then
+Interact or Process. Every node is judged by running the whole plan, fixed queues as given, in
+the engine: an error before the free agents' next decision (or in a free agent's own actions)
+ends the branch, because nothing done later can undo it; a fixed queue that relies on its
+partner makes the branches where the partner does not do it fail, so the search finds what the
+partner must do. A run that serves every order is a plan, and its OCT is the engine's.
+
+The order is a beam search, widened each round (anytime: the best plan so far is kept; every
+round is the same sequence of runs whatever the machine, ended by a budget of runs)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from game.engine import Action, Level
+from game.engine.errors import ErrorDetail
+from game.engine.kitchen import CHOP_TIME, WASH_TIME
+from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS
+from game.engine.rules import RuleSet
+
+from .fixed import FixedQueues
+from .world import Probe, View, Work
+
+PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
+STEP = 12  # time a step of work left is counted as, when nodes are ranked
+WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last again
+MAX_DEPTH = 120  # macro actions of all free agents together
+EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
+LATER = 2  # later instants tried at a station, besides arriving
+
+
+@dataclass
+class Node:
+    queues: dict[str, tuple[Action, ...]]
+    frontier: dict[str, float]  # when each free agent's last action ends
+    pos: dict[str, tuple[int, int]]
+    view: View | None = None  # the kitchen at the first free agent's frontier
+    left: int = 0
+    done: bool = False
+    oct: float = 0.0
+    error: ErrorDetail | None = None
+
+    def next_agent(self) -> str:
+        return min(self.frontier, key=lambda a: (self.frontier[a], list(self.frontier).index(a)))
+
+    def score(self) -> tuple:
+        t = min(self.frontier.values())
+        return (t + STEP * self.left, t, sum(len(q) for q in self.queues.values()))
+
+
+class PartnerSearch:
+    def __init__(self, level: Level, rules: RuleSet, fixed: FixedQueues, budget: int):
+        self.level = level
+        self.rules = rules
+        self.fixed = fixed
+        self.free = [a for a in level.agent_names if a not in fixed.raw]
+        self.budget = budget
+        self.used = 0
+        self.best: Node | None = None
+        self.floor = 0.0  # a lower bound: a plan this fast ends the search
+        self.improved: list[Node] = []
+        self.work = Work(level)
+        self.last_fixed = max((fixed.end(a) for a in fixed.raw), default=0)
+        self.sides = self._sides()
+        self.events = {s: fixed.events_at(s) for s in self.sides}
+        self.kind = {s: level.station_by_name[s].kind for s in self.sides}
+        self.needed = {
+            i.item for o in level.orders if o in level.recipe_book for i in level.recipe_book[o].ingredients
+        }
+        self.signatures = {level.recipe_book[o].signature() for o in level.orders if o in level.recipe_book}
+
+    def _sides(self) -> dict[str, list[tuple[int, int]]]:
+        """Floor tiles beside each station (of a known kind) that some free agent can reach."""
+        level = self.level
+        starts = [a.pos for a in level.agents if a.name in self.free]
+        reach = set().union(*(level.distances(p) for p in starts)) if starts else set()
+        out = {}
+        for s in level.stations:
+            if s.kind is None or s.name in out:
+                continue
+            tiles = [t for t in level.neighbours(s.pos) if t in reach]
+            if tiles:
+                out[s.name] = tiles
+        return out
+
+    # -- runs -----------------------------------------------------------------------------------
+    def evaluate(self, queues: dict[str, tuple[Action, ...]], frontier: dict[str, float], pos) -> Node:
+        self.used += 1
+        plan = {**self.fixed.actions, **queues}
+        at = min(frontier.values())
+        sim = Probe(self.level, plan, self.rules, at)
+        error = sim.run()
+        node = Node(queues, frontier, pos, sim.seen, error=error)
+        k = sim.kitchen
+        node.done = error is None and not k.remaining
+        node.oct = sim.now
+        node.left = self.work.left(k)
+        return node
+
+    def dead(self, node: Node) -> bool:
+        e = node.error
+        if e is None:
+            return node.view is None
+        return e.agent in self.free or e.time < min(node.frontier.values()) or node.view is None
+
+    # -- macros ---------------------------------------------------------------------------------
+    def children(self, node: Node) -> Iterator[Node]:
+        agent = node.next_agent()
+        now = node.frontier[agent]
+        view = node.view
+        assert view is not None
+        here = node.pos[agent]
+        dist = self.level.distances(here)
+        held = view.held.get(agent)
+        empty_tables = 0
+        for name, tiles in sorted(self.sides.items(), key=lambda kv: min(dist.get(t, 10**9) for t in kv[1])):
+            kind = self.kind[name]
+            top = view.surfaces.get(name)
+            later = [e for e in self.events[name] if e > now]
+            acts = self.acts(kind, name, held, top, view, bool(later))
+            if not acts:
+                continue
+            if (
+                kind in ("table", "dispenser", "chopping_board")
+                and held is not None
+                and top is None
+                and not later
+            ):
+                if "Process" not in acts:
+                    empty_tables += 1
+                    if empty_tables > EMPTY_TABLES:
+                        continue
+            for tile in self.near_sides(dist, tiles):
+                arrive = now + dist[tile]
+                for act in acts:
+                    for when in self.moments(name, kind, arrive, later, view):
+                        macro = self.macro(here, tile, arrive, when, act, name, now)
+                        end = when + (PROCESS_TIME.get(kind, 0) if act == "Process" else 0)
+                        queues = {**node.queues, agent: node.queues[agent] + macro}
+                        frontier = {**node.frontier, agent: end}
+                        yield self.evaluate(queues, frontier, {**node.pos, agent: tile})
+
+    def near_sides(self, dist: dict, tiles: list) -> list:
+        """Sides not lying beyond another side (reached through it): acting from the nearer one
+        has the same effect sooner."""
+        ok = [t for t in tiles if t in dist]
+        out = []
+        for t in ok:
+            beyond = any(
+                u != t and dist[u] < dist[t] and self.level.distances(u).get(t, 10**9) + dist[u] == dist[t]
+                for u in ok
+            )
+            if not beyond:
+                out.append(t)
+        return sorted(out, key=lambda t: (dist[t], t))[:2]
+
+    def acts(self, kind: str, name: str, held: Any, top: Any, view: View, changes: bool) -> list[str]:
+        """Actions worth trying at a station (the engine has the last word)."""
+        ing_held = _is_ingredient(held)
+        if kind in ("table", "chopping_board", "dispenser"):
+            out = []
+            if held is None:
+                if top is not None or changes:
+                    out.append("Interact")
+                elif kind == "dispenser" and self.wanted(self.level.station_by_name[name].provides, view):
+                    out.append("Interact")
+            elif changes or _combines(held, top) or (top is None and kind != "dispenser"):
+                out.append("Interact")
+            if kind == "chopping_board" and (changes or (_is_ingredient(top) and top[1] == "raw")):
+                out.append("Process")
+            return out
+        if kind == "stove":
+            if held is None:
+                return ["Interact"] if top is not None or changes else []
+            if top is None:
+                return ["Interact"] if _is_cookware(held) or changes else []
+            if ing_held and _is_cookware(top):
+                return ["Interact"] if _cookware_takes(top[0], held) else []
+            if _is_plate(held) and _is_cookware(top):
+                return ["Interact"]
+            return ["Interact"] if changes else []
+        if kind == "sink":
+            out = []
+            if (held is None and (_is_plate(top) or changes)) or (
+                held == "dirty" and (top is None or changes)
+            ):
+                out.append("Interact")
+            if top == "dirty" or changes:
+                out.append("Process")
+            return out
+        if kind == "plate_return":
+            return ["Interact"] if held is None and (view.dirty or view.pending) else []
+        if kind == "serving_window":
+            if _is_plate(held) and tuple(sorted(f"{n}:{s}" for n, s in held[1])) in self.signatures:
+                return ["Interact"]
+            return []
+        if kind == "trash":
+            if ing_held and held[0] not in self.needed:
+                return ["Interact"]
+            if (
+                _is_plate(held)
+                and held[1]
+                and tuple(sorted(f"{n}:{s}" for n, s in held[1])) not in self.signatures
+            ):
+                return ["Interact"]
+            return []
+        return []
+
+    def wanted(self, item: str | None, view: View) -> bool:
+        """Is one more of this ingredient needed: fewer exist than the orders left use?"""
+        if item is None:
+            return False
+        need = sum(n == item for needs in self.work.needs[view.served :] for n, _, _ in needs)
+        have = sum(_count(code, item) for code in (*view.surfaces.values(), *view.held.values()))
+        return have < need
+
+    def moments(self, name: str, kind: str, arrive: float, later: list[float], view: View) -> list[float]:
+        """Arriving, and the next instants at which the station changes by someone else."""
+        out = [arrive]
+        extra = [e for e in later if e > arrive][:LATER]
+        ready = view.ready.get(name)
+        if kind == "stove" and ready is not None and ready > arrive:
+            extra.append(ready)
+        if kind == "plate_return":
+            extra += [p for p in view.pending if p > arrive][:1]
+        return out + sorted(set(extra))
+
+    def macro(self, here, tile, arrive, when, act, name, now) -> tuple[Action, ...]:
+        out: list[Action] = []
+        if tile != here:
+            out.append(Action("MoveTo", tile))
+        wait = when - arrive
+        wait = int(wait) if float(wait).is_integer() else wait
+        if wait > 1:  # the last second alone: whoever arrives at that instant acts first
+            out += [Action("Wait", duration=wait - 1), Action("Wait", duration=1)]
+        elif wait > 0:
+            out.append(Action("Wait", duration=wait))
+        out.append(Action(act, name))
+        return tuple(out)
+
+    # -- the search -----------------------------------------------------------------------------
+    def root(self) -> Node:
+        queues = {a: () for a in self.free}
+        frontier = {a: 0.0 for a in self.free}
+        pos = {a.name: a.pos for a in self.level.agents if a.name in self.free}
+        return self.evaluate(queues, frontier, pos)
+
+    def consider(self, node: Node) -> bool:
+        """Keep a plan that serves every order if it is the best so far."""
+        if not node.done:
+            return False
+        if self.best is None or node.oct < self.best.oct:
+            self.best = node
+            self.improved.append(node)
+        return True
+
+    def optimal(self) -> bool:
+        return self.best is not None and self.best.oct <= self.floor
+
+    def steps(self) -> Iterator[int]:
+        """The search, yielding the runs used so far after each expansion."""
+        root = self.root()
+        if self.consider(root) or self.dead(root):
+            yield self.used
+            return
+        round_ = 0
+        while self.used < self.budget and not self.optimal():
+            width = WIDTHS[min(round_, len(WIDTHS) - 1)]
+            before = self.used
+            yield from self.beam(root, width)
+            round_ += 1
+            if round_ >= len(WIDTHS) and self.used == before:
+                return
+
+    def beam(self, root: Node, width: int) -> Iterator[int]:
+        layer = [root]
+        seen: set = set()
+        for _ in range(MAX_DEPTH):
+            pool: list[Node] = []
+            for node in layer:
+                for child in self.children(node):
+                    if self.consider(child) or self.dead(child):
+                        continue
+                    if self.best is not None and min(child.frontier.values()) >= self.best.oct:
+                        continue
+                    key = (
+                        tuple(sorted(child.frontier.items())),
+                        tuple(sorted(child.pos.items())),
+                        child.view.key(),
+                    )
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    pool.append(child)
+                yield self.used
+                if self.used >= self.budget or self.optimal():
+                    return
+            if not pool:
+                return
+            pool.sort(key=Node.score)
+            layer = pool[:width]
+
+
+def _is_ingredient(c: Any) -> bool:
+    return isinstance(c, tuple) and len(c) == 2 and isinstance(c[1], str)
+
+
+def _count(code: Any, item: str) -> int:
+    if _is_ingredient(code):
+        return int(code[0] == item)
+    if _is_container(code):
+        return sum(n == item for n, _ in code[1])
+    return 0
+
+
+def _is_container(c: Any) -> bool:
+    return isinstance(c, tuple) and len(c) == 2 and isinstance(c[1], tuple)
+
+
+def _is_plate(c: Any) -> bool:
+    return _is_container(c) and c[0] == "plate"
+
+
+def _is_cookware(c: Any) -> bool:
+    return _is_container(c) and c[0] in COOKWARE_TIME
+
+
+def _cookware_takes(kind: str, ing: tuple[str, str]) -> bool:
+    if kind == "pan":
+        return ing[1] == "chopped" and ing[0] in PAN_INGREDIENTS
+    return ing[1] == "raw" and ing[0] in POT_INGREDIENTS
+
+
+def _combines(held: Any, top: Any) -> bool:
+    if _is_container(held) and _is_ingredient(top):
+        return not _is_cookware(held) or _cookware_takes(held[0], top)
+    if _is_ingredient(held) and _is_container(top):
+        return not _is_cookware(top) or _cookware_takes(top[0], held)
+    if _is_container(held) and _is_container(top):
+        return held[0] == "plate" or top[0] == "plate"
+    return False

@@ -1,0 +1,155 @@
+"""The planner plans around fixed queues: those come back byte-identical, the plan never beats
+the constrained bound, impossible queues are said in words, and `fixed=None` changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import PARACOOK, need_paracook
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from kitchens import it, kitchen, mv
+from test_solver import PASS_ROWS, STATIONS
+
+from game.engine import simulate
+from game.levels import load_level
+from game.planners.solver import Planner, Unsolvable, solve
+
+BUDGET = 0.25  # seconds of limit: a few hundred engine runs
+
+
+def same(a, b) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@pytest.fixture(scope="module")
+def handover():
+    """A wall between two agents, a table across it: agent1 chops, agent2 serves."""
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    return level, solve(level, time_limit=0.3)
+
+
+def test_fixed_none_or_empty_leaves_the_plan_unchanged(handover):
+    level, free = handover
+    for fixed in (None, {}):
+        sol = solve(level, time_limit=0.3, fixed=fixed)
+        assert sol.plan == free.plan and sol.bound == free.bound and sol.oct == free.oct
+
+
+@pytest.mark.parametrize("who", ["agent1", "agent2"])
+def test_the_partner_is_planned_around_a_fixed_queue(handover, who):
+    # agent2's queue alone relies on agent1 handing the salad over: the search finds that
+    level, free = handover
+    queue = free.plan[who]
+    sol = solve(level, time_limit=BUDGET, fixed={who: queue})
+    assert sol.done, sol.note
+    assert same(sol.plan[who], queue)
+    other = "agent2" if who == "agent1" else "agent1"
+    assert sol.plan[other]  # planned
+    assert simulate(level, sol.plan).time == sol.oct
+    assert sol.oct >= sol.bound.value >= free.bound.value
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    waits=st.lists(st.integers(min_value=0, max_value=12), max_size=3),
+    finish=st.booleans(),
+    as_float=st.booleans(),
+)
+def test_a_fixed_queue_comes_back_byte_identical_and_the_bound_holds(handover, waits, finish, as_float):
+    level, free = handover
+    queue = [dict(a) for a in free.plan["agent1"]]
+    queue += [{"action": "Wait", "duration": float(w) if as_float else w} for w in waits]
+    if finish:
+        queue.append({"action": "Finish"})
+    sol = solve(level, time_limit=BUDGET, fixed={"agent1": queue})
+    assert same(sol.plan["agent1"], queue)
+    assert sol.done, sol.note
+    trailing = 6 + sum(waits)  # agent1's own queue ends here: OCT is the last event
+    assert sol.bound.value >= max(trailing, free.bound.value)
+    assert sol.oct >= sol.bound.value
+
+
+def test_with_every_agent_fixed_the_plan_is_just_run(handover):
+    level, free = handover
+    sol = solve(level, time_limit=BUDGET, fixed=free.plan)
+    assert same(sol.plan, free.plan)
+    assert sol.result.to_dict() == simulate(level, free.plan, record=False).to_dict()
+    assert sol.oct >= sol.bound.value
+
+
+def test_every_agent_fixed_and_failing_is_said_in_the_engines_words(handover):
+    level, free = handover
+    short = {"agent1": free.plan["agent1"], "agent2": free.plan["agent2"][:-1]}
+    with pytest.raises(Unsolvable, match=r"order 1 \(salad_basic\) is not served: .*never served"):
+        solve(level, time_limit=BUDGET, fixed=short)
+
+
+def test_a_fixed_action_that_fails_whatever_the_others_do_is_named():
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    queue = [it("dispenser1"), mv(40, 1)]
+    with pytest.raises(Unsolvable) as e:
+        solve(level, time_limit=BUDGET, fixed={"agent1": queue})
+    text = str(e.value)
+    assert "order 1 (salad_basic)" in text and "agent1's action 1 (MoveTo)" in text
+    assert "(40, 1) is outside the 9x5 grid" in text and "whatever the other agents do" in text
+
+
+def test_more_fixed_serves_than_orders_is_impossible():
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    queue = [mv(7, 2), it("serving_window"), it("serving_window")]
+    with pytest.raises(
+        Unsolvable, match=r"agent2's action 2 \(Interact\(serving_window\)\) serves .*only 1 orders"
+    ):
+        solve(level, time_limit=BUDGET, fixed={"agent2": queue})
+
+
+def test_a_fixed_serve_before_the_dish_can_be_ready_is_said_in_words():
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    queue = [mv(7, 2), it("serving_window")]  # serves at t = 1: nothing can be ready by then
+    with pytest.raises(
+        Unsolvable, match=r"order 1 \(salad_basic\) cannot be served in time: agent2's action 1"
+    ):
+        solve(level, time_limit=BUDGET, fixed={"agent2": queue})
+
+
+@pytest.mark.parametrize(
+    ("fixed", "words"),
+    [
+        ({"agent9": []}, "fixed queue for agent9: no such agent in this level (agents: agent1, agent2)"),
+        ({"agent1": [mv(1, 2), {"action": "Jump"}]}, "fixed queue for agent1, action 1: field 'action'"),
+        ({"agent1": [{"action": "Wait", "duration": float("nan")}]}, "fixed queue for agent1, action 0"),
+        ({"agent1": [{"action": "Wait", "duration": -3}]}, "action 0: Wait duration -3 is negative"),
+        ({"agent1": "MoveTo"}, "fixed queue for agent1: must be a list of actions"),
+        ({"agent1": [{"action": "Wait"}] * 100_001}, "more than the"),
+    ],
+)
+def test_bad_fixed_input_names_the_agent_and_the_action(fixed, words):
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    with pytest.raises(ValueError) as e:
+        Planner(level, time_limit=BUDGET, fixed=fixed)
+    assert words in str(e.value)
+    assert not isinstance(e.value, Unsolvable)
+
+
+def test_the_planner_reports_progress_and_stops_when_asked(handover):
+    level, free = handover
+    seen = []
+    sol = solve(level, time_limit=BUDGET, fixed={"agent2": free.plan["agent2"]}, progress=seen.append)
+    assert sol.done and seen[-1].done and seen[-1].best_oct == sol.oct
+    stopped = solve(level, time_limit=BUDGET, fixed={"agent2": free.plan["agent2"]}, progress=lambda p: False)
+    assert same(stopped.plan["agent2"], free.plan["agent2"]) and stopped.plan["agent1"] == []
+
+
+def test_the_human_agent1_of_the_salad_kitchen_gets_a_partner_as_fast_as_the_humans():
+    need_paracook()
+    orders = json.loads((PARACOOK / "orders.json").read_text())["salad/seed_42/orders_num_2"]
+    level = load_level(PARACOOK / "maps" / "salad" / "seed_42" / "agent_num_2.json", orders)
+    human = json.loads(
+        (PARACOOK / "human" / "salad" / "seed_42" / "agent_num_2" / "orders_num_2.json").read_text()
+    )
+    sol = solve(level, time_limit=BUDGET, fixed={"agent1": human["plan"]["agent1"]})
+    assert same(sol.plan["agent1"], human["plan"]["agent1"])
+    assert sol.done and sol.oct <= human["time"]
+    assert sol.oct >= sol.bound.value >= 46  # agent1's queue ends at 46
