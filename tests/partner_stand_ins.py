@@ -34,3 +34,16 @@ def llm_error_partner(level, rules, fixed, progress=None):
 
 def nonsense_partner(level, rules, fixed):
     return {a: [{"action": "Fly", "to": "moon"}] for a in level.agent_names}
+
+
+def first_plan_partner(level, rules, fixed, progress=None):
+    """The real solve(fixed=...), stopped at its first plan (no deadline: a test must not depend
+    on how fast the machine is)."""
+    from game.planners.solver import solve
+
+    def first(p):
+        if progress is not None and progress(p) is False:
+            return False
+        return False if p.best_oct is not None else None
+
+    return solve(level, rules=rules, time_limit=30, progress=first, fixed=fixed).plan

@@ -240,3 +240,21 @@ def test_a_study_session_with_a_partner_records_every_replan(tmp_path, monkeypat
     # saved: a resumed session has them
     again = type(session_store).open(session_store.folder).session
     assert len(again.level.replans) == 2
+
+
+def test_the_built_in_planner_plans_around_the_persons_queue():
+    pytest.importorskip("game.planners.solver")
+    d = partner_window(stand_in.first_plan_partner)
+    play = d.screen
+    start_partner(d)
+    settle(d, limit=120)  # agent1 has nothing yet: agent2 serves the salad on its own
+    assert play.partner.state.status == "ready", play.partner.state
+    assert queue(d, "agent1") == [] and play.editor.result.done
+    d.key(pygame.K_w, unicode="w")  # agent1 waits a moment: the partner plans around that
+    d.key(pygame.K_RETURN)
+    settle(d, limit=120)
+    assert play.partner.state.status == "ready" and len(play.partner.state.history) == 2
+    assert queue(d, "agent1") == waits(1)
+    assert play.editor.result.done and play.partner.state.last.partner_oct == play.editor.result.time
+    text, _ = play.partner.status_line()
+    assert f"every order served at t = {play.editor.result.time:g}" in text

@@ -34,8 +34,10 @@ from .planner_job import MAX_DRAIN, takes_progress
 Fixed = Mapping[str, Sequence[Mapping[str, Any]]]
 Partner = Callable[..., Any]  # (level, rules, fixed[, progress=callback]) -> plan JSON
 STOP_GRACE_S = 0.4  # a partner asked to stop that has not stopped by then is ended
-PLANNER_TIME_LIMIT = 0.6  # the built-in partner's search, seconds (a person is waiting)
-PLANNER_DEADLINE_S = 0.7  # it is stopped at this point, keeping its best plan so far
+PLANNER_TIME_LIMIT = 0.45  # the built-in partner's search, seconds (a person is waiting)
+PLANNER_DEADLINE_S = 0.5  # it is stopped at this point, keeping its best plan so far
+NICE = 5  # the partner process runs below the window (the Strong plan's runs at 10)
+SAID_FOR_PEOPLE = ("Unsolvable", "PartnerError")  # their messages are written for the person
 
 
 @dataclass(frozen=True)
@@ -48,9 +50,14 @@ class Answer:
     elapsed: float = 0.0  # seconds from the request to the answer
 
 
+BOUNDS_KEPT = threading.Event()  # the level's bounds are worked out (in this process)
+
+
 def planner_partner(level: Level, rules: str, fixed: Fixed, progress: Any = None) -> Any:
     """The built-in planner as a partner: plans the agents that are not fixed, briefly (its best
-    plan within the deadline, stopped when the window asks)."""
+    plan within the deadline, stopped when the window asks). Until the level's bounds are worked
+    out (`warm_partner`, in the background) it stops at its first plan: the search would stop for
+    seconds to work the bound out right after it."""
     from game.planners.solver import solve
 
     start = time.monotonic()
@@ -58,11 +65,13 @@ def planner_partner(level: Level, rules: str, fixed: Fixed, progress: Any = None
     def report(p: Any) -> bool | None:
         if progress is not None and progress(p) is False:
             return False
+        if p.best_oct is not None and not BOUNDS_KEPT.is_set():
+            return False
         return False if time.monotonic() - start > PLANNER_DEADLINE_S else None
 
     out = solve(level, rules=rules, time_limit=PLANNER_TIME_LIMIT, progress=report, fixed=dict(fixed))
-    plan = getattr(out, "plan", out)
-    return plan if isinstance(plan, dict) else plan_to_dict(plan)
+    plan = out.plan if isinstance(out.plan, dict) else plan_to_dict(out.plan)
+    return {"plan": plan, "note": "" if out.done else out.note}
 
 
 def llm_partner(
@@ -75,22 +84,31 @@ def llm_partner(
 
 
 def warm_partner(partner: Partner, level: Level, rules: str) -> None:
-    """What a first call costs (imports), paid before the first request, when the partner's
-    module has a `warm(level, rules)` function."""
-    import importlib
-
-    module = getattr(getattr(partner, "func", partner), "__module__", None)  # a partial's function
-    hook = getattr(importlib.import_module(module), "warm", None) if module else None
-    if callable(hook):
-        hook(level, rules)
+    """What the built-in partner's calls would wait for, worked out in a background thread of the
+    partner's process: the level's lower bounds (kept by the solver; seconds on a new level)."""
+    if partner is not planner_partner:
+        return
+    threading.Thread(target=_work_out_bounds, args=(level, rules), daemon=True).start()
 
 
-def warm(level: Level, rules: str) -> None:
-    """The built-in partner's first-call cost: the solver's modules."""
+def _work_out_bounds(level: Level, rules: str) -> None:
     try:
-        import game.planners.solver  # noqa: F401
-    except ImportError:
+        from game.planners.solver import lower_bound
+
+        lower_bound(level, rules, None)
+        for count in range(1, len(level.orders)):  # why no plan was found is said from these
+            lower_bound(level.with_orders(level.orders[:count]), rules, False)
+    except Exception:  # a bound that cannot be worked out: the search goes without it
         pass
+    BOUNDS_KEPT.set()
+
+
+def failure_text(e: BaseException) -> str:
+    """A partner's failure for the person: the message alone when it is written for them (an
+    impossible order, an LLM partner without a plan), else with the kind of error."""
+    if type(e).__name__ in SAID_FOR_PEOPLE and str(e):
+        return str(e)
+    return f"{type(e).__name__}: {e}"
 
 
 class _Stopper:
@@ -108,8 +126,8 @@ class _Stopper:
 
 def _child(conn: Any, partner: Partner, level: Level, rules: str) -> None:
     if hasattr(os, "nice"):
-        try:
-            os.nice(10)  # the window comes first
+        try:  # the window comes first; a person waits for this too
+            os.nice(NICE)
         except OSError:
             pass
     try:
@@ -132,7 +150,7 @@ def _child(conn: Any, partner: Partner, level: Level, rules: str) -> None:
             )
             answer: tuple = ("done", request, plan)
         except BaseException as e:  # the window must hear of every failure
-            answer = ("failed", request, f"{type(e).__name__}: {e}")
+            answer = ("failed", request, failure_text(e))
         try:
             conn.send(answer)
         except (OSError, ValueError):

@@ -25,7 +25,7 @@ from game.ui.render import play_panels as panels
 if TYPE_CHECKING:
     from .screen import PlayScreen
 
-DEBOUNCE_S = 0.2  # the person's queues stay still this long before the partner is asked
+DEBOUNCE_S = 0.15  # the person's queues stay still this long before the partner is asked
 
 
 def label(partner: Partner) -> str:
@@ -51,6 +51,7 @@ class Replan:
     served: bool
     elapsed: float  # seconds from the request to the answer
     error: str = ""
+    note: str = ""  # why the partner's plan does not serve every order, when it says
 
 
 @dataclass
@@ -217,7 +218,11 @@ class PartnerMode:
         changed = [a for a, q in queues.items() if tuple(ed.queues[a]) != q]
         ed.set_queues(queues)
         result = ed.result
-        replan = Replan(changed, result.time if result.done else None, result.done, answer.elapsed)
+        note = answer.plan.get("note") if isinstance(answer.plan, dict) else None
+        note = note if isinstance(note, str) and not result.done else ""
+        replan = Replan(
+            changed, result.time if result.done else None, result.done, answer.elapsed, note=note[:300]
+        )
         self.state = PartnerState("ready", "", replan, self.state.asked_at, [*self.state.history, replan])
         self.s.after_partner()
         if self.on_replan is not None:
@@ -270,7 +275,8 @@ class PartnerMode:
         r = st.last
         if r is not None and r.served and r.partner_oct is not None:
             return f"{who} planned {agents}: every order served at t = {panels.fmt(r.partner_oct)}", P.PARTNER
-        return f"{who} planned {agents}: not every order is served yet", P.TEXT_DIM
+        why = f" ({r.note})" if r is not None and r.note else ""
+        return f"{who} planned {agents}: not every order is served yet{why}", P.TEXT_DIM
 
     def close(self) -> None:
         if self.worker is not None:
