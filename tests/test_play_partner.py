@@ -258,3 +258,52 @@ def test_the_built_in_planner_plans_around_the_persons_queue():
     assert play.editor.result.done and play.partner.state.last.partner_oct == play.editor.result.time
     text, _ = play.partner.status_line()
     assert f"every order served at t = {play.editor.result.time:g}" in text
+
+
+def type_into(d: Driver, entry, text: str) -> None:
+    d.click_at(entry.rect.center)
+    d.post(pygame.TEXTINPUT, text=text)
+    d.step(2)
+
+
+def test_an_llm_partner_chosen_in_the_dialog_plans_through_its_endpoint(monkeypatch):
+    from test_llm_partner import KEY
+    from test_llm_runner import SECRET, FakeLLM, fenced, good_plan
+
+    from game.engine import parse_plan
+    from game.planners.llm.prompts import example_level
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)  # the partner's process has it from here
+    server = FakeLLM()
+    server.thread.start()
+    try:
+        level = example_level()
+        person = parse_plan({"agent1": good_plan()["agent1"]}, level.agent_names)
+        d = Driver(lambda: PlayScreen(level, person, size=SIZE, restore=False))
+        play = d.screen
+        server.script(KEY, ("reply", fenced({"agent2": good_plan()["agent2"]})))
+        d.click_button(play.buttons["partner"])
+        press(d, "kind:llm")
+        type_into(d, play.partner_dialog.entries["endpoint"], server.url)
+        type_into(d, play.partner_dialog.entries["model"], "test-model")
+        press(d, "start")
+        assert play.partner.choice.model == "test-model" and play.partner.choice.endpoint == server.url
+        settle(d, limit=60)
+        assert play.partner.state.status == "ready", play.partner.state
+        want = parse_plan(good_plan(), level.agent_names)
+        assert queue(d, "agent2") == list(want["agent2"]) and queue(d, "agent1") == list(want["agent1"])
+        assert "test-model (io)" in play.partner.status_line()[0]
+        # the endpoint fails: said, and nothing changes
+        server.script(KEY, ("status", 500), ("status", 500))
+        d.key(pygame.K_w, unicode="w")
+        d.key(pygame.K_RETURN)
+        mine = queue(d, "agent1")
+        settle(d, limit=60)
+        assert play.partner.state.status == "failed"
+        assert (
+            "could not be reached: HTTP 500" in play.message and "Your queues are unchanged" in play.message
+        )
+        assert queue(d, "agent1") == mine and queue(d, "agent2") == list(want["agent2"])
+    finally:
+        server.server.shutdown()
+        server.server.server_close()

@@ -25,6 +25,8 @@ from game.ui.render import play_panels as panels
 if TYPE_CHECKING:
     from .screen import PlayScreen
 
+# a person waits for an LLM partner: fewer retries, sooner, than an evaluation run's
+LLM_WAITING = {"retries": 1, "backoff_s": 0.5}
 DEBOUNCE_S = 0.15  # the person's queues stay still this long before the partner is asked
 
 
@@ -39,7 +41,7 @@ def function_of(partner: Partner) -> partner_job.Partner:
     """What the background process runs for this partner."""
     if partner.kind == "planner":
         return partner_job.planner_partner
-    return functools.partial(partner_job.llm_partner, settings=partner.llm_settings())
+    return functools.partial(partner_job.llm_partner, settings={**partner.llm_settings(), **LLM_WAITING})
 
 
 @dataclass(frozen=True)
