@@ -47,3 +47,14 @@ def first_plan_partner(level, rules, fixed, progress=None):
         return False if p.best_oct is not None else None
 
     return solve(level, rules=rules, time_limit=30, progress=first, fixed=fixed).plan
+
+
+def planless_partner(level, rules, fixed, progress=None):
+    """Runs, and finds no plan (as the built-in partner says it)."""
+    plan = {a: list(q) for a, q in fixed.items()}
+    plan.update({a: [] for a in level.agent_names if a not in fixed})
+    return {
+        "plan": plan,
+        "found": False,
+        "note": "no plan for agent2 around the fixed queues found in 9 runs",
+    }

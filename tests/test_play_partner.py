@@ -178,6 +178,23 @@ def test_a_failing_partner_says_why_and_keeps_the_queues(partner, why):
     assert play.partner.state.status == "failed" and len(play.partner.state.history) == 2
 
 
+def test_a_partner_that_finds_no_plan_leaves_its_queues_as_they_were():
+    d = partner_window()
+    play = d.screen
+    start_partner(d)
+    settle(d)
+    assert queue(d, "agent2") == waits(1)
+    play.partner.stop()  # the same choice, another partner function: one that finds nothing
+    play.partner.function = stand_in.planless_partner
+    start_partner(d)
+    d.click_station("dispenser1")
+    settle(d)
+    assert play.partner.state.status == "failed" and play.partner.state.found_none
+    assert "no plan for agent2 around the fixed queues found in 9 runs" in play.message
+    assert queue(d, "agent2") == waits(1) and queue(d, "agent1") == [Action("Interact", "dispenser1")]
+    assert "no new plan for agent2" in play.partner.status_line()[0]
+
+
 def test_the_dialog_needs_a_model_for_an_llm_and_stops_the_partner():
     d = partner_window()
     play = d.screen
@@ -212,7 +229,9 @@ def test_a_study_session_with_a_partner_records_every_replan(tmp_path, monkeypat
     plan = StudyPlan("duo", partner=Partner("planner", person_agents=("agent1",)))
     session_store = new_session(tmp_path / "studies", "p01", [TWO], "fixed", protocol=plan)
     d = StudyDriver(StudyIntroScreen(session_store, None, SIZE))
-    assert "You plan agent1; the built-in planner plans the other agents" in d.screen.shown_text()
+    assert (
+        "You plan agent1; your partner, the built-in planner, plans the other agents" in d.screen.shown_text()
+    )
     d.press("begin")
     level_screen = d.screen
     assert isinstance(level_screen, StudyLevelScreen)

@@ -34,8 +34,8 @@ from .planner_job import MAX_DRAIN, takes_progress
 Fixed = Mapping[str, Sequence[Mapping[str, Any]]]
 Partner = Callable[..., Any]  # (level, rules, fixed[, progress=callback]) -> plan JSON
 STOP_GRACE_S = 0.4  # a partner asked to stop that has not stopped by then is ended
-PLANNER_TIME_LIMIT = 0.45  # the built-in partner's search, seconds (a person is waiting)
-PLANNER_DEADLINE_S = 0.5  # it is stopped at this point, keeping its best plan so far
+PLANNER_DEADLINE_S = 0.5  # the built-in partner's best plan by then is its answer (a person waits)
+PLANNER_LIMIT_S = 1.0  # while it has none, it searches on up to this (its search's time limit)
 NICE = 5  # the partner process runs below the window (the Strong plan's runs at 10)
 SAID_FOR_PEOPLE = ("Unsolvable", "PartnerError")  # their messages are written for the person
 
@@ -54,24 +54,32 @@ BOUNDS_KEPT = threading.Event()  # the level's bounds are worked out (in this pr
 
 
 def planner_partner(level: Level, rules: str, fixed: Fixed, progress: Any = None) -> Any:
-    """The built-in planner as a partner: plans the agents that are not fixed, briefly (its best
-    plan within the deadline, stopped when the window asks). Until the level's bounds are worked
-    out (`warm_partner`, in the background) it stops at its first plan: the search would stop for
-    seconds to work the bound out right after it."""
+    """The built-in planner as a partner: plans the agents that are not fixed, briefly: its best
+    plan PLANNER_DEADLINE_S after it starts (or at its first plan, while the level's bounds are
+    still being worked out in the background: the search would stop for them right after it),
+    searching on up to PLANNER_LIMIT_S while it has none (then stopped: why none was found is not
+    worked out, a person is waiting); stopped at once when the window asks.
+    Returns {"plan", "found", "note"}: `found` False when no plan serves (the note says why)."""
     from game.planners.solver import solve
 
     start = time.monotonic()
+    seen = {"best": None}
 
     def report(p: Any) -> bool | None:
         if progress is not None and progress(p) is False:
             return False
-        if p.best_oct is not None and not BOUNDS_KEPT.is_set():
+        seen["best"] = p.best_oct if p.best_oct is not None else seen["best"]
+        if seen["best"] is None:  # stopped here, the search skips its seconds-long post-mortem
+            return False if time.monotonic() - start > PLANNER_LIMIT_S else None
+        if not BOUNDS_KEPT.is_set():
             return False
         return False if time.monotonic() - start > PLANNER_DEADLINE_S else None
 
-    out = solve(level, rules=rules, time_limit=PLANNER_TIME_LIMIT, progress=report, fixed=dict(fixed))
+    out = solve(level, rules=rules, time_limit=PLANNER_LIMIT_S, progress=report, fixed=dict(fixed))
     plan = out.plan if isinstance(out.plan, dict) else plan_to_dict(out.plan)
-    return {"plan": plan, "note": "" if out.done else out.note}
+    found = bool(out.done)
+    note = "" if found else (out.note or f"no plan found in {time.monotonic() - start:.1f} s")
+    return {"plan": plan, "found": found, "note": note}
 
 
 def llm_partner(

@@ -33,7 +33,7 @@ DEBOUNCE_S = 0.15  # the person's queues stay still this long before the partner
 def label(partner: Partner) -> str:
     """The partner in the window's words."""
     if partner.kind == "planner":
-        return "the built-in planner"
+        return "built-in planner"
     return f"{partner.model} ({partner.method})"
 
 
@@ -53,7 +53,6 @@ class Replan:
     served: bool
     elapsed: float  # seconds from the request to the answer
     error: str = ""
-    note: str = ""  # why the partner's plan does not serve every order, when it says
 
 
 @dataclass
@@ -63,6 +62,7 @@ class PartnerState:
     last: Replan | None = None
     asked_at: float = 0.0
     history: list[Replan] = field(default_factory=list)
+    found_none: bool = False  # failed: the partner ran, and found no plan around the person's queues
 
 
 Key = tuple[tuple[str, tuple[Action, ...]], ...]
@@ -212,6 +212,11 @@ class PartnerMode:
         if answer.error:
             self._failed(answer.error, answer.elapsed)
             return
+        if isinstance(answer.plan, dict) and answer.plan.get("found") is False:
+            note = answer.plan.get("note")
+            why = note if isinstance(note, str) and note else "it found no plan around your queues"
+            self._failed(why[:300], answer.elapsed, found_none=True)
+            return
         queues, problems = self._partner_queues(answer.plan)
         if problems:
             self._failed("its plan cannot be used: " + "; ".join(problems[:3]), answer.elapsed)
@@ -220,20 +225,21 @@ class PartnerMode:
         changed = [a for a, q in queues.items() if tuple(ed.queues[a]) != q]
         ed.set_queues(queues)
         result = ed.result
-        note = answer.plan.get("note") if isinstance(answer.plan, dict) else None
-        note = note if isinstance(note, str) and not result.done else ""
-        replan = Replan(
-            changed, result.time if result.done else None, result.done, answer.elapsed, note=note[:300]
-        )
+        replan = Replan(changed, result.time if result.done else None, result.done, answer.elapsed)
         self.state = PartnerState("ready", "", replan, self.state.asked_at, [*self.state.history, replan])
         self.s.after_partner()
         if self.on_replan is not None:
             self.on_replan(replan)
 
-    def _failed(self, error: str, elapsed: float) -> None:
+    def _failed(self, error: str, elapsed: float, found_none: bool = False) -> None:
+        """No new plan: said (why), and nothing changes."""
         replan = Replan([], None, False, elapsed, error)
-        self.state = PartnerState("failed", error, replan, self.state.asked_at, [*self.state.history, replan])
-        self.s.say(f"The partner failed: {error}. Your queues are unchanged.", error=True)
+        history = [*self.state.history, replan]
+        self.state = PartnerState("failed", error, replan, self.state.asked_at, history, found_none)
+        if found_none:
+            self.s.say(f"The partner has no new plan ({error}); its queues stay as they were", error=True)
+        else:
+            self.s.say(f"The partner failed: {error}. Your queues are unchanged.", error=True)
         if self.on_replan is not None:
             self.on_replan(replan)
 
@@ -270,6 +276,8 @@ class PartnerMode:
             return f"{who} is planning {agents}  {time.monotonic() - st.asked_at:.1f} s", P.PARTNER
         if st.status == "waiting":
             return f"{who} plans {agents} when you pause", P.PARTNER
+        if st.status == "failed" and st.found_none:
+            return f"{who}: no new plan for {agents} ({st.error})", P.ERROR
         if st.status == "failed":
             return f"{who} failed: {st.error}", P.ERROR
         if st.status == "cancelled":
@@ -277,8 +285,7 @@ class PartnerMode:
         r = st.last
         if r is not None and r.served and r.partner_oct is not None:
             return f"{who} planned {agents}: every order served at t = {panels.fmt(r.partner_oct)}", P.PARTNER
-        why = f" ({r.note})" if r is not None and r.note else ""
-        return f"{who} planned {agents}: not every order is served yet{why}", P.TEXT_DIM
+        return f"{who} planned {agents}: not every order served yet", P.TEXT_DIM
 
     def close(self) -> None:
         if self.worker is not None:

@@ -265,8 +265,9 @@ def session_partner(session: Session) -> Partner | None:
 
 def partner_text(partner: Partner) -> str:
     mine = ", ".join(partner.person_agents)
+    who = "the built-in planner" if partner.kind == "planner" else f"the model {partner_label(partner)}"
     return (
-        f"You plan {mine}; {partner_label(partner)} plans the other agents. Whenever your queues "
+        f"You plan {mine}; your partner, {who}, plans the other agents. Whenever your queues "
         "change, it plans its agents again around yours (the title bar says when it is working). "
         "Its queues are striped on the timeline; they are its own: you cannot edit them."
     )
