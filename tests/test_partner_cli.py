@@ -11,7 +11,7 @@ from test_solver import PASS_ROWS, STATIONS
 from game.cli import main
 from game.planners.solver import solve
 
-LIMIT = "0.25"
+LIMIT = "0.5"
 
 
 @pytest.fixture(scope="module")

@@ -14,6 +14,7 @@ round is the same sequence of runs whatever the machine, ended by a budget of ru
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -23,12 +24,16 @@ from game.engine.errors import ErrorDetail
 from game.engine.kitchen import CHOP_TIME, WASH_TIME
 from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS
 from game.engine.rules import RuleSet
+from game.engine.simulator import Simulation
 
 from .fixed import FixedQueues
 from .world import Probe, View, Work
 
 PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
-STEP = 12  # time a step of work left is counted as, when nodes are ranked
+CUT = 1  # and a unit of fixed queue time cut off by an error, plus this for the error itself
+STOPPED = 40
+SLACK = 30  # in the bold ranking, an error this far ahead of the next decision costs nothing yet
+STEP = 2  # weight of a unit of work left (`world.STEPS`) against a unit of time, in ranking
 WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last again
 MAX_DEPTH = 120  # macro actions of all free agents together
 EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
@@ -41,7 +46,9 @@ class Node:
     frontier: dict[str, float]  # when each free agent's last action ends
     pos: dict[str, tuple[int, int]]
     view: View | None = None  # the kitchen at the first free agent's frontier
-    left: int = 0
+    left: float = 0
+    cut: float = 0.0  # fixed queue time the run did not reach (it stopped at an error first)
+    slack: float = math.inf  # time from the next decision to that error
     done: bool = False
     oct: float = 0.0
     error: ErrorDetail | None = None
@@ -50,8 +57,19 @@ class Node:
         return min(self.frontier, key=lambda a: (self.frontier[a], list(self.frontier).index(a)))
 
     def score(self) -> tuple:
+        """Safe ranking: first what the run kept of the fixed queues (a plan that breaks them
+        is never preferred to one that does not), then time and work left."""
         t = min(self.frontier.values())
-        return (t + STEP * self.left, t, sum(len(q) for q in self.queues.values()))
+        return (self.cut, t + STEP * self.left, t, sum(len(q) for q in self.queues.values()))
+
+    def bold(self) -> tuple:
+        """Bold ranking: a fixed queue's error as a cost beside time and work left, so that what
+        the fixed agent waits for may come later when something else is more urgent (food to
+        put on to cook first, then the hand-over while it cooks)."""
+        t = min(self.frontier.values())
+        urgent = STOPPED * max(0.0, 1 - self.slack / SLACK) if self.cut else 0.0
+        lost = self.cut - STOPPED if self.cut else 0.0
+        return (t + STEP * self.left + CUT * lost + urgent, t, sum(len(q) for q in self.queues.values()))
 
 
 class PartnerSearch:
@@ -63,6 +81,7 @@ class PartnerSearch:
         self.budget = budget
         self.used = 0
         self.best: Node | None = None
+        self.polished: Node | None = None
         self.floor = 0.0  # a lower bound: a plan this fast ends the search
         self.improved: list[Node] = []
         self.work = Work(level)
@@ -100,7 +119,10 @@ class PartnerSearch:
         k = sim.kitchen
         node.done = error is None and not k.remaining
         node.oct = sim.now
-        node.left = self.work.left(k)
+        node.left = self.work.left(k, self.free, error.agent if error is not None else None)
+        if error is not None:
+            node.cut = STOPPED + sum(max(0.0, self.fixed.end(a) - error.time) for a in self.fixed.raw)
+            node.slack = error.time - min(frontier.values())
         return node
 
     def dead(self, node: Node) -> bool:
@@ -119,6 +141,8 @@ class PartnerSearch:
         dist = self.level.distances(here)
         held = view.held.get(agent)
         empty_tables = 0
+        last = node.queues[agent][-1] if node.queues[agent] else None
+        undo_at = last.target if last is not None and last.name == "Interact" else None
         for name, tiles in sorted(self.sides.items(), key=lambda kv: min(dist.get(t, 10**9) for t in kv[1])):
             kind = self.kind[name]
             top = view.surfaces.get(name)
@@ -126,20 +150,16 @@ class PartnerSearch:
             acts = self.acts(kind, name, held, top, view, bool(later))
             if not acts:
                 continue
-            if (
-                kind in ("table", "dispenser", "chopping_board")
-                and held is not None
-                and top is None
-                and not later
-            ):
-                if "Process" not in acts:
-                    empty_tables += 1
-                    if empty_tables > EMPTY_TABLES:
-                        continue
+            if undo_at == name and held is not None and top is None:
+                continue  # putting back at once what was just taken: nothing gained
+            if kind == "table" and held is not None and top is None and not later:
+                empty_tables += 1  # a place to put something down: the nearest few
+                if empty_tables > EMPTY_TABLES:
+                    continue
             for tile in self.near_sides(dist, tiles):
                 arrive = now + dist[tile]
                 for act in acts:
-                    for when in self.moments(name, kind, arrive, later, view):
+                    for when in self.moments(name, kind, arrive, later, view, held):
                         macro = self.macro(here, tile, arrive, when, act, name, now)
                         end = when + (PROCESS_TIME.get(kind, 0) if act == "Process" else 0)
                         queues = {**node.queues, agent: node.queues[agent] + macro}
@@ -220,12 +240,17 @@ class PartnerSearch:
         have = sum(_count(code, item) for code in (*view.surfaces.values(), *view.held.values()))
         return have < need
 
-    def moments(self, name: str, kind: str, arrive: float, later: list[float], view: View) -> list[float]:
-        """Arriving, and the next instants at which the station changes by someone else."""
+    def moments(
+        self, name: str, kind: str, arrive: float, later: list[float], view: View, held: Any
+    ) -> list[float]:
+        """Arriving, and the next instants at which the station changes by someone else; food
+        is taken onto a plate only once it is cooked."""
         out = [arrive]
         extra = [e for e in later if e > arrive][:LATER]
         ready = view.ready.get(name)
         if kind == "stove" and ready is not None and ready > arrive:
+            if _is_plate(held):
+                out = []
             extra.append(ready)
         if kind == "plate_return":
             extra += [p for p in view.pending if p > arrive][:1]
@@ -260,6 +285,33 @@ class PartnerSearch:
             self.improved.append(node)
         return True
 
+    def polish(self) -> Iterator[int]:
+        """Make the best plan leaner: drop each free macro (walk, wait, act) and each Wait in
+        turn, keeping a change whenever the engine still serves every order no later. Later
+        walks name their tiles, so they still go to the same places; only timing moves, and the
+        engine judges it."""
+        while self.best is not None and self.best is not self.polished and self.used < self.budget:
+            node = self.best
+            self.polished = node
+            for agent in self.free:
+                queue = node.queues[agent]
+                for cut in _cuts(queue):
+                    trial = {**node.queues, agent: cut}
+                    done, oct_ = self.run(trial)
+                    yield self.used
+                    if done and oct_ <= node.oct:
+                        self.best = Node(trial, node.frontier, node.pos, done=True, oct=oct_)
+                        self.improved.append(self.best)
+                        break
+                if self.best is not node or self.used >= self.budget:
+                    break
+
+    def run(self, queues: dict[str, tuple[Action, ...]]) -> tuple[bool, float]:
+        self.used += 1
+        sim = Simulation(self.level, {**self.fixed.actions, **queues}, self.rules, record=False)
+        error = sim.run()
+        return error is None and not sim.kitchen.remaining, sim.now
+
     def optimal(self) -> bool:
         return self.best is not None and self.best.oct <= self.floor
 
@@ -267,6 +319,7 @@ class PartnerSearch:
         """The search, yielding the runs used so far after each expansion."""
         root = self.root()
         if self.consider(root) or self.dead(root):
+            self.polished = self.best  # the free agents do nothing: nothing to drop
             yield self.used
             return
         round_ = 0
@@ -274,13 +327,14 @@ class PartnerSearch:
             width = WIDTHS[min(round_, len(WIDTHS) - 1)]
             before = self.used
             yield from self.beam(root, width)
+            yield from self.polish()
             round_ += 1
             if round_ >= len(WIDTHS) and self.used == before:
                 return
 
     def beam(self, root: Node, width: int) -> Iterator[int]:
         layer = [root]
-        seen: set = set()
+        seen: dict = {}
         for _ in range(MAX_DEPTH):
             pool: list[Node] = []
             for node in layer:
@@ -289,22 +343,30 @@ class PartnerSearch:
                         continue
                     if self.best is not None and min(child.frontier.values()) >= self.best.oct:
                         continue
-                    key = (
-                        tuple(sorted(child.frontier.items())),
-                        tuple(sorted(child.pos.items())),
-                        child.view.key(),
-                    )
-                    if key in seen:
-                        continue
-                    seen.add(key)
                     pool.append(child)
                 yield self.used
                 if self.used >= self.budget or self.optimal():
                     return
-            if not pool:
+            # half the beam by each ranking (all of it by the safe one when it is one node)
+            layer = self.best_of(sorted(pool, key=Node.score), max(1, width - width // 2), seen)
+            layer += self.best_of(sorted(pool, key=Node.bold), width // 2, seen)
+            if not layer:
                 return
-            pool.sort(key=Node.score)
-            layer = pool[:width]
+
+    @staticmethod
+    def best_of(ranked: list[Node], count: int, seen: dict) -> list[Node]:
+        """The first `count` nodes whose kitchen no node before had as early (nor a better one
+        of this layer): a kitchen reached again later is where an earlier node already stood."""
+        out: list[Node] = []
+        for child in ranked:
+            if len(out) >= count:
+                break
+            key = (tuple(sorted(child.pos.items())), child.view.key())
+            t = tuple(sorted(child.frontier.values()))
+            if key not in seen or t < seen[key]:
+                seen[key] = t
+                out.append(child)
+        return out
 
 
 def _is_ingredient(c: Any) -> bool:
@@ -345,3 +407,18 @@ def _combines(held: Any, top: Any) -> bool:
     if _is_container(held) and _is_container(top):
         return held[0] == "plate" or top[0] == "plate"
     return False
+
+
+def _cuts(queue: tuple[Action, ...]) -> Iterator[tuple[Action, ...]]:
+    """The queue without one of its macros (a run of walks and waits ending at a station
+    action), from the last, then without two in a row, then without one of its Waits."""
+    ends = [i for i, a in enumerate(queue) if a.name in ("Interact", "Process")]
+    starts = [0] + [i + 1 for i in ends[:-1]]
+    spans = list(zip(starts, ends, strict=True))
+    for start, end in reversed(spans):
+        yield queue[:start] + queue[end + 1 :]
+    for (start, _), (_, end) in reversed(list(zip(spans, spans[1:], strict=False))):
+        yield queue[:start] + queue[end + 1 :]  # two in a row (a take and a put back)
+    for i in reversed(range(len(queue))):
+        if queue[i].name == "Wait":
+            yield queue[:i] + queue[i + 1 :]

@@ -6,6 +6,7 @@ steer the search (which stations are worth walking to, how much work is left).""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -86,14 +87,28 @@ class Probe(Simulation):
 
 
 # -- how much work is left ---------------------------------------------------------------------
+HOP = 6  # a walk between two stations, about
+# what each step up a need's ladder is worth, in time: fetched, on a board, chopped, in the pan
+# or pot, cooked, plated (those the need goes through). Equal weights ranked best on the study
+# kitchens (weighing chopping and cooking by their durations made the search greedier for them
+# and slower to a good plan); a run goes on to the end of the fixed queues, so food put on to
+# cook counts as cooked at once
+STEPS = {
+    "raw": (HOP, HOP),
+    "chopped": (HOP, HOP, HOP, HOP),
+    "pot": (HOP, HOP, HOP, HOP),
+    "pan": (HOP, HOP, HOP, HOP, HOP, HOP),
+}
+SERVE = HOP
+
+
+def steps_of(state: str, cookware: str | None) -> tuple[int, ...]:
+    return STEPS[state] if state != "cooked" else STEPS["pan" if cookware == "pan" else "pot"]
+
+
 def ladder(state: str, cookware: str | None) -> int:
-    """Steps from nothing to a plated ingredient of this need: fetched, on a board, chopped,
-    in the pan or pot, cooked, plated (those the need goes through)."""
-    if state == "raw":
-        return 2
-    if state == "chopped":
-        return 4
-    return 6 if cookware == "pan" else 4
+    """Steps from nothing to a plated ingredient of this need."""
+    return len(steps_of(state, cookware))
 
 
 def reached(want: str, cookware: str | None, state: str, where: str) -> int:
@@ -121,6 +136,9 @@ def reached(want: str, cookware: str | None, state: str, where: str) -> int:
     return 0
 
 
+CARRIED = 0.5  # of the next step, for an ingredient in a free agent's hand
+
+
 class Work:
     """Steps left to serve the remaining orders, from the kitchen at the end of a run."""
 
@@ -142,34 +160,84 @@ class Work:
                 ]
             )
 
-    def left(self, kitchen: Kitchen) -> int:
+    def left(self, kitchen: Kitchen, free: Iterable[str] = (), stuck: str | None = None) -> float:
+        """Work left, in time (`STEPS`), at the end of a run; an ingredient in a free agent's
+        hand counts half its next step done (it is on its way to the next station), and what a
+        fixed agent holds then is out of reach for good, unless the run stopped at its error
+        (`stuck`): the partner may yet make that action succeed."""
         served = len(kitchen.served)
-        pool = list(_ingredients(kitchen))
+        hands = {a.name for a in kitchen.agents if a.name in set(free)}
+        reach = hands | ({stuck} if stuck else set())
+        wants = [Counter(f"{n}:{st}" for n, st, _ in needs) for needs in self.needs[served:]]
+        pool = list(_ingredients(kitchen, hands, reach, wants))
         used = [False] * len(pool)
-        total = 0
-        for needs in self.needs[served:]:
-            total += 1  # serving it
+        ready = {
+            id(a.held)
+            for a in kitchen.agents
+            if a.name in hands
+            and isinstance(a.held, Container)
+            and a.held.kind == "plate"
+            and Counter(i.key for i in a.held.contents) in wants
+        }
+        owner: dict[int, int] = {}  # container -> the order its food goes to (all of it: one batch)
+        total = 0.0
+        for j, needs in enumerate(self.needs[served:]):
+            total += SERVE
+            mine: int | None = None  # the plate this order is being put together on
             for item, state, cookware in needs:
-                best, pick = 0, -1
-                for k, (name, st, where) in enumerate(pool):
-                    if used[k] or name != item:
+                steps = steps_of(state, cookware)
+                best, pick, box = 0.0, -1, None
+                for k, (name, st, where, carried, held_in) in enumerate(pool):
+                    if used[k] or name != item or owner.get(held_in, j) != j:
                         continue
+                    if where == "plate" and mine is not None and held_in != mine:
+                        where = "loose"  # food on another plate: still to be brought together
                     r = reached(state, cookware, st, where)
-                    if r > best:
-                        best, pick = r, k
+                    done = float(sum(steps[:r]))
+                    if r and carried and r < len(steps):
+                        done += CARRIED * steps[r]
+                    if done > best:
+                        best, pick, box = done, k, held_in
                 if pick >= 0:
                     used[pick] = True
-                total += ladder(state, cookware) - best
+                    if box is not None:
+                        owner[box] = j
+                        if pool[pick][2] == "plate" and mine is None:
+                            mine = box
+                total += sum(steps) - best
+            if mine is not None and mine in ready:  # a free agent carries it, complete, to be served
+                total -= CARRIED * SERVE
         return total
 
 
-def _ingredients(kitchen: Kitchen) -> Iterable[tuple[str, str, str]]:
+def _ingredients(
+    kitchen: Kitchen, hands: set[str], reach: set[str], wants: list[Counter[str]]
+) -> Iterable[tuple[str, str, str, bool, int | None]]:
+    """(name, state, where, in a free agent's hand, which container) of every ingredient in the
+    kitchen that can
+    still be served: food on a plate that fits no remaining order (it would have to be thrown
+    away) does not count."""
     boards = kitchen.level.station_by_name
-    places = [(n, i) for n, i in kitchen.surface.items()] + [("", a.held) for a in kitchen.agents]
-    for place, item in places:
+    places = [(n, i, False) for n, i in kitchen.surface.items()]
+    # a fixed agent's hand at the end of its queue stays full for good; one the run stopped at
+    # an error counts (the partner may yet make that action succeed)
+    places += [("", a.held, a.name in hands) for a in kitchen.agents if a.name in reach]
+    for place, item, carried in places:
         if isinstance(item, Ingredient):
             on_board = place and boards[place].kind == "chopping_board"
-            yield item.name, item.state, "board" if on_board else "loose"
+            yield item.name, item.state, "board" if on_board else "loose", carried, None
         elif isinstance(item, Container):
+            if item.contents and not _fits(item, wants):
+                continue  # a plate, pan or pot whose food fits no one order: all of it is lost
+            # food in a pan or pot cooks only on a stove: off one it is as far as loose food
+            cooks = not item.is_cookware or (place and boards[place].kind == "stove")
+            where = item.kind if cooks else "loose"
             for i in item.contents:
-                yield i.name, i.state, item.kind
+                yield i.name, i.state, where, carried, id(item)
+
+
+def _fits(box: Container, wants: list[Counter[str]]) -> bool:
+    """Whether the food in a plate, pan or pot (which all goes onto one plate) is part of what
+    one remaining order is served with, once cooked."""
+    have = Counter(i.key if box.kind == "plate" else f"{i.name}:cooked" for i in box.contents)
+    return any(all(want[k] >= n for k, n in have.items()) for want in wants)
