@@ -123,7 +123,7 @@ def test_the_session_keeps_the_condition_and_every_replan_beside_the_edits(tmp_p
         "person_agents": ["agent1"],
         "api_key_env": "OPENAI_API_KEY",
     }
-    assert s.condition_name == "partner"
+    assert s.condition_name == "partner planner (person: agent1)"
     s.submit()  # past the warm-up
     s.level.tick(12.5)
     s.level.count("edit")
@@ -206,3 +206,18 @@ def test_a_replan_with_values_no_file_could_hold_is_refused_at_once(tmp_path):
         with pytest.raises(ValueError):
             s.record_replan(*args)
     assert s.level.replans == []
+
+
+def test_study_list_says_which_sessions_have_a_partner(tmp_path, monkeypatch, capsys):
+    from game.cli import main
+    from game.ui import store as ui_store
+
+    monkeypatch.setenv(ui_store.ENV_DATA, str(tmp_path / "data"))
+    for who, fields in (("ann", {"partner": "planner"}), ("bob", {})):
+        p = load(tmp_path, **fields)
+        new_session(tmp_path / "data" / "studies", who, list(p.levels), protocol=p.plan_for(None))
+    capsys.readouterr()
+    assert main(["study", "list"]) == 0
+    lines = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()}
+    assert "(protocol duo, partner planner (person: agent1), fixed;" in lines["ann"]
+    assert "(protocol duo, fixed;" in lines["bob"]

@@ -74,6 +74,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "outcome is kept in each result's earlier_runs",
     )
     p.add_argument(
+        "--fix",
+        action="append",
+        metavar="AGENT=PLAN.json",
+        help="keep this agent's queue exactly as in PLAN.json (a plan, a result file with a plan, "
+        "or a bare list of actions) and let the model plan the others around it; repeatable; "
+        "one level only (results say what was fixed)",
+    )
+    p.add_argument(
         "--replay-from",
         metavar="RUN_DIR",
         help="re-run a recorded run's tasks offline, feeding its recorded replies back instead "
@@ -114,6 +122,7 @@ def chosen_settings(args: argparse.Namespace, method: str) -> dict:
         "timeout_s": args.timeout,
         "retries": args.retries,
         "levels": args.levels,
+        "fixed": getattr(args, "fixed", None),
     }
 
 
@@ -158,6 +167,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         every = resolve_levels(args.levels)
         tasks = shard(every, args.shard)
+        if args.fix and (problem := fix_queues(args, every)):
+            print(f"llm: {problem}", file=sys.stderr)
+            return 2
         settings = open_run_folder(out, run_settings(chosen_settings(args, method), every))
     except (TaskError, RunError) as e:
         print(f"llm: {e}", file=sys.stderr)
@@ -166,9 +178,51 @@ def run(args: argparse.Namespace) -> int:
     return execute(args, settings, client, tasks, out)
 
 
+def fix_queues(args: argparse.Namespace, tasks: list) -> str | None:
+    """Read the --fix files into args.fixed (the queues as given); the problem, if any."""
+    from game.fixed import read_fixed
+    from game.inputs import InputError
+
+    if args.mode == "decentralized":
+        return "--fix plans around fixed queues with --mode centralized (one model plans the others)"
+    if len(tasks) != 1:
+        return (
+            f"--fix: a fixed queue belongs to one kitchen; give exactly one level (these name {len(tasks)})"
+        )
+    level = tasks[0].level
+    try:
+        args.fixed = read_fixed(args.fix, level.agent_names)
+    except InputError as e:
+        return str(e)
+    if all(a in args.fixed for a in level.agent_names):
+        return (
+            f"--fix fixes every agent of {tasks[0].id}: leave the model at least one to plan "
+            "(run the plan as it is with `paracook-kitchen run`)"
+        )
+    return None
+
+
+def checked_fixed(settings: dict, tasks: list) -> str | None:
+    """The run's fixed queues (run.json, which a resume or a replay reads back) checked against
+    its levels; the problem, if any."""
+    from game.planners.llm.constraint import Fixed
+
+    fixed = settings.get("fixed")
+    for task in tasks if fixed is not None else []:
+        try:
+            Fixed.of(fixed, task.level)
+        except ValueError as e:
+            return f"run.json field 'fixed': {e}"
+    return None
+
+
 def execute(args: argparse.Namespace, settings: dict, client: ChatClient, tasks: list, out: Path) -> int:
     """Run the tasks into `out` with the run's settings; the summary line; the exit code."""
     from game.planners.llm.runner import LevelRun
+
+    if problem := checked_fixed(settings, tasks):
+        print(f"llm: {problem}", file=sys.stderr)
+        return 2
 
     runner = LevelRun(
         client,
@@ -183,6 +237,7 @@ def execute(args: argparse.Namespace, settings: dict, client: ChatClient, tasks:
         settings.get("knowledge") or args.knowledge,
         settings.get("label"),
         args.retry_failed,
+        settings.get("fixed"),
     )
     try:
         tally = asyncio.run(runner.run(tasks))

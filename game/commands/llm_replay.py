@@ -20,6 +20,7 @@ CHOSEN = (
     "max_tokens",
     "attempts",
     "levels",
+    "fixed",
 )
 
 

@@ -26,7 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--protocol",
         metavar="FILE",
-        help="a study protocol (YAML or JSON: levels, order, warm-up, instructions, time limit); "
+        help="a study protocol (YAML or JSON: levels, order, warm-up, instructions, time limit, "
+        "partner and the person's agents); "
         "needs --participant; see docs/human-study.md",
     )
     p.add_argument("--order", choices=("fixed", "shuffled"), default="shuffled", help="level order")
@@ -97,7 +98,8 @@ def cmd_list() -> int:
         how = s.order + (f" row {s.condition + 1}" if s.condition is not None else "")
         how += f" seed {s.seed}" if s.seed is not None else ""
         protocol = f"protocol {s.protocol}, " if s.protocol else ""
-        print(f"{f.parent}  {s.participant}  {state}  ({protocol}{how}; {said})")
+        partner = f"{s.condition_name}, " if s.partner else ""
+        print(f"{f.parent}  {s.participant}  {state}  ({protocol}{partner}{how}; {said})")
     return 0
 
 

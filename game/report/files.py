@@ -105,8 +105,16 @@ def is_result(data: Any) -> bool:
 
 def label_of(data: dict[str, Any], path: Path) -> str:
     """Who produced a result: its own label (`run --label`, a study's participant), its method
-    and model, its source kind, or `human` for ParaCook's."""
+    and model, its source kind, or `human` for ParaCook's; a partner run (`llm --fix`) adds
+    which agents were fixed, so that no table passes it off as the model's alone."""
     source = data.get("source") if isinstance(data.get("source"), dict) else {}
+    fixed = data.get("fixed_agents", source.get("fixed_agents"))
+    if isinstance(fixed, list) and fixed and all(isinstance(a, str) for a in fixed):
+        return f"{_own_label(data, source, path)} ({', '.join(a[:64] for a in fixed[:8])} fixed)"
+    return _own_label(data, source, path)
+
+
+def _own_label(data: dict[str, Any], source: dict[str, Any], path: Path) -> str:
     for label in (data.get("label"), source.get("label")):
         if isinstance(label, str) and label.strip():
             return label.strip()
@@ -324,7 +332,8 @@ def run_folder_of(path: Path) -> str:
 
 
 STUDY_NUMBERS = ("planning_s", "active_s", "idle_s", "paused_s", "edits", "undos", "redos", "previews")
-STUDY_NUMBERS += ("error_runs",)
+STUDY_NUMBERS += ("error_runs", "replans")
+MAX_CONDITION_CHARS = 400  # a study condition's name (`partner llm <model> <method> (person: ...)`)
 
 
 def study_of(data: dict[str, Any], where: str) -> dict[str, Any]:
@@ -347,6 +356,14 @@ def study_of(data: dict[str, Any], where: str) -> dict[str, Any]:
         if status not in ("served", "failed", "abandoned"):
             raise ResultError(f"{where}: field 'source.study.status' is {status!r}, not a scored status")
         out["status"] = status
+    condition = study.get("condition", "solo")  # exports before partner conditions were solo
+    if not isinstance(condition, str) or not condition.strip() or len(condition) > MAX_CONDITION_CHARS:
+        raise ResultError(
+            f"{where}: field 'source.study.condition' must be a condition's name, not {short_repr(condition)}"
+        )
+    if not condition.isprintable():
+        raise ResultError(f"{where}: field 'source.study.condition' holds a control character")
+    out["condition"] = condition.strip()
     return out
 
 

@@ -168,6 +168,30 @@ def mean_ci(values: list[float], confidence: float = CONFIDENCE) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n)
 
 
+def welch(a: list[float], b: list[float], confidence: float = CONFIDENCE) -> Estimate:
+    """mean(b) - mean(a) with Welch's t interval (the two groups independent, their variances
+    not assumed equal); the Welch-Satterthwaite degrees of freedom are rounded down, so the
+    interval is never narrower than Welch's. None with fewer than two samples in a group."""
+    n = len(a) + len(b)
+    if not a or not b:
+        return Estimate(math.nan, math.nan, math.nan, n)
+    diff = sum(b) / len(b) - sum(a) / len(a)
+    if len(a) < 2 or len(b) < 2:
+        return Estimate(diff, math.nan, math.nan, n)
+    va, vb = (_variance(x) / len(x) for x in (a, b))
+    se2 = va + vb
+    if se2 == 0:
+        return Estimate(diff, diff, diff, n)
+    df = se2 * se2 / (va * va / (len(a) - 1) + vb * vb / (len(b) - 1))
+    half = t_quantile(0.5 + confidence / 2, max(1, math.floor(df))) * math.sqrt(se2)
+    return Estimate(diff, diff - half, diff + half, n)
+
+
+def _variance(xs: list[float]) -> float:
+    m = sum(xs) / len(xs)
+    return sum((x - m) ** 2 for x in xs) / (len(xs) - 1)
+
+
 def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     """A proportion (x 100) with its Wilson score interval, sound even at 0% and 100%."""
     if n == 0:

@@ -25,6 +25,7 @@ from game.levels.paper import task_digest
 from game.replay import save_replay
 from game.storage import write_atomic, write_json_atomic
 
+from .partner import SOLO
 from .persist import LOG_FILE, SessionStore
 from .session import LevelRecord
 
@@ -46,8 +47,11 @@ def _file_stem(task_id: str) -> str:
     return task_id.strip("/").replace("..", "_") or "level"
 
 
-def export_level(record: LevelRecord, participant: str, out: Path) -> tuple[dict[str, Any], str | None]:
-    """Write one level's result and replay; returns its study.json entry and a problem, if any."""
+def export_level(
+    record: LevelRecord, participant: str, out: Path, condition: str = SOLO
+) -> tuple[dict[str, Any], str | None]:
+    """Write one level's result and replay; returns its study.json entry and a problem, if any.
+    The replay says the study condition (solo, or which partner) for `report --study`."""
     entry: dict[str, Any] = {
         "task": record.task_id,
         "title": record.title,
@@ -73,7 +77,8 @@ def export_level(record: LevelRecord, participant: str, out: Path) -> tuple[dict
     plan_json = {a: [x.to_dict() for x in q] for a, q in plan.items()}
     write_atomic(result_path, json.dumps(reference_result(result.to_dict(), plan_json), indent=4) + "\n")
     source = {"kind": "human", "method": "study", "participant": participant, "label": participant}
-    save_replay(out / "replays" / f"{stem}.json", level, plan, result, {**source, "study": record.stats()})
+    study = {**record.stats(), "condition": condition}
+    save_replay(out / "replays" / f"{stem}.json", level, plan, result, {**source, "study": study})
     entry.update(done=result.done, time=result.time, error=result.error)
     if record.status == "abandoned":  # its plan was never submitted: a failure, whatever it serves
         entry["done"] = False
@@ -87,7 +92,7 @@ def export_session(store: SessionStore, out: Path) -> tuple[list[Path], list[str
     entries, problems, written = [], [], []
     for record in session.levels:
         try:
-            entry, problem = export_level(record, session.participant, out)
+            entry, problem = export_level(record, session.participant, out, session.condition_name)
         except (ValueError, TypeError, KeyError, ArithmeticError, RecursionError) as e:
             # a plan edited by hand (or damaged) is that level's problem, not the export's
             entry = {"task_id": record.task_id, "title": record.title}
@@ -109,6 +114,8 @@ def export_session(store: SessionStore, out: Path) -> tuple[list[Path], list[str
         "protocol": session.protocol,
         "condition": session.condition,
         "time_limit_s": session.time_limit,
+        "partner": session.partner,
+        "study_condition": session.condition_name,
         "levels": entries,
     }
     write_json_atomic(out / EXPORT_MARK, summary)

@@ -50,6 +50,13 @@ class Partner:
         """`planner` or `llm <model> <method>`: how reports name the condition's partner."""
         return "planner" if self.kind == "planner" else f"llm {self.model} {self.method}"
 
+    @property
+    def condition(self) -> str:
+        """The study condition's name, as exports record it and reports compare by: `partner
+        planner (person: agent1)`. Two partners, or other agents for the person, are two
+        conditions."""
+        return f"partner {self.label} (person: {', '.join(self.person_agents)})"
+
     def llm_settings(self) -> dict[str, Any]:
         """The settings `game.planners.llm.partner.plan_around` takes."""
         return {
@@ -82,6 +89,14 @@ class Partner:
                 f"field 'partner.kind' must be one of {', '.join(KINDS)}, not {short_repr(kind)}"
             )
         return cls(**{**asdict(partner), "person_agents": person_agents(data.get("person_agents"))})
+
+
+SOLO = "solo"  # the condition without a partner: the person plans every agent
+
+
+def condition_of(partner: dict[str, Any] | None) -> str:
+    """A session's condition from its (checked) partner field."""
+    return SOLO if partner is None else Partner.from_dict(partner).condition
 
 
 def _text(value: Any, field: str, required: bool = True) -> str | None:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from game.inputs import MAX_PARTICIPANT_CHARS, short_repr
 
-from .partner import Partner, PartnerSpecError
+from .partner import Partner, PartnerSpecError, condition_of
 
 ORDERS = ("fixed", "shuffled", "counterbalanced")
 # What happened to a level: served or failed once submitted, abandoned when opened and left
@@ -149,8 +149,8 @@ class Session:
 
     @property
     def condition_name(self) -> str:
-        """`solo`, or `partner` when someone planned beside the person."""
-        return "partner" if self.partner else "solo"
+        """`solo`, or the partner condition's name (`partner planner (person: agent1)`)."""
+        return condition_of(self.partner)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

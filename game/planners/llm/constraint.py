@@ -11,7 +11,7 @@ from game.engine import Level, Plan
 from game.engine.plan import Action, read_action
 from game.fixed import Queue, check_fixed
 
-from .prompts import fill, names_text
+from .prompts import fill, names_text, partner_answer
 
 
 @dataclass(frozen=True)
@@ -34,20 +34,38 @@ class Fixed:
         """The agents the model plans."""
         return [a for a in level.agent_names if a not in self.queues]
 
-    def whole(self, plan: Plan) -> tuple[Plan, list[str]]:
-        """A whole plan with every fixed queue as given, and the fixed agents whose queue the
-        reply wrote otherwise (an empty or identical one is no conflict)."""
-        ignored = [a for a, q in self.actions.items() if plan.get(a) and plan[a] != q]
-        return {**plan, **self.actions}, ignored
+    def strip(self, raw: Any, whole: bool = True) -> tuple[Any, list[str]]:
+        """A reply's plan object without the fixed agents' queues, before it is read (so that
+        nothing in an ignored queue, however malformed or long, costs the rest), and the fixed
+        agents whose queue it wrote: in a whole plan, one other than the fixed queue (an empty
+        one, or an exact copy, is no conflict); in a step's batch, any action at all."""
+        if not isinstance(raw, Mapping):
+            return raw, []
+        ignored = [a for a in self.queues if a in raw and self._conflicts(raw[a], a, whole)]
+        return {k: v for k, v in raw.items() if k not in self.queues}, ignored
 
-    def batch(self, batch: Plan) -> tuple[Plan, list[str]]:
-        """A step's new actions without any for a fixed agent (its queue is whole from the start)."""
-        ignored = [a for a in self.actions if batch.get(a)]
-        return {a: () if a in self.actions else q for a, q in batch.items()}, ignored
+    def _conflicts(self, queue: Any, agent: str, whole: bool) -> bool:
+        if queue is None or queue == []:
+            return False
+        if not whole or not isinstance(queue, list) or len(queue) != len(self.actions[agent]):
+            return True
+        return tuple(read_action(x) for x in queue) != self.actions[agent]
+
+    def whole(self, plan: Plan) -> Plan:
+        """A whole plan with every fixed queue as given."""
+        return {**plan, **self.actions}
 
     def empty_plan(self, level: Level) -> Plan:
         """The fixed queues, and nothing for the others."""
         return {a: self.actions.get(a, ()) for a in level.agent_names}
+
+    def answer_text(self, level: Level) -> str:
+        """Whose queues the model writes, said again where a prompt asks for every agent's."""
+        return partner_answer(level, self.queues)
+
+    def nothing_new(self, level: Level) -> str:
+        """A step's reply with no action for the agents the model plans."""
+        return fill("partner_none", free_agents=names_text(self.free(level)))
 
     def ignored_feedback(self, level: Level, ignored: list[str]) -> str:
         return fill("partner_ignored", agents=names_text(ignored), free_agents=names_text(self.free(level)))

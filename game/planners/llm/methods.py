@@ -69,16 +69,19 @@ def read_reply(
     record, and the fixed agents whose queue the reply wrote (ignored: the fixed queues stand in
     a whole plan, and a step's batch gives a fixed agent nothing). A reply cut at the length
     limit is told as such."""
+    ignored: list[str] = []
     try:
-        plan = parse_plan(extract_plan(reply.text), level.agent_names)
+        raw = extract_plan(reply.text)
+        if fixed is not None:
+            raw, ignored = fixed.strip(raw, whole)
+        plan = parse_plan(raw, level.agent_names)
     except (ReplyParseError, PlanError) as e:
         if rec.truncated(reply):
-            return None, truncation_feedback(limit), rec.reading_error(e, reply), []
+            return None, truncation_feedback(limit), rec.reading_error(e, reply), ignored
         feedback = parse_feedback(e) if isinstance(e, ReplyParseError) else plan_feedback(e)
-        return None, feedback, rec.reading_error(e, reply), []
-    ignored: list[str] = []
-    if fixed is not None:
-        plan, ignored = fixed.whole(plan) if whole else fixed.batch(plan)
+        return None, feedback, rec.reading_error(e, reply), ignored
+    if fixed is not None and whole:
+        plan = fixed.whole(plan)
     # a plan with unreadable actions still runs up to the first one; the model hears of all
     problems = unreadable_actions(plan)
     if not problems:
@@ -243,6 +246,11 @@ async def solve_stepwise(
         out.attempts += 1
         messages.append({"role": "assistant", "content": reply.text})
         batch, feedback, error, ignored = read_reply(level, reply, client.max_tokens, fixed, whole=False)
+        if batch is not None and fixed is not None and ignored and not any(batch.values()):
+            # actions only for fixed agents: nothing to add, which is not the end of the plan
+            feedback = fixed.nothing_new(level)
+            error = rec.error("plan", "fixed_only", "the reply gave actions only for fixed agents")
+            batch = None
         if batch is not None:
             candidate = extend(out.plan, batch)
             result, refused = try_plan(level, candidate)
@@ -266,6 +274,8 @@ async def solve_stepwise(
                 step = step_prompt(level, candidate, result, point)
                 if result.error is not None:
                     step += "\n\n" + pending_text(result)
+                if fixed is not None:
+                    step += "\n" + fixed.answer_text(level)
                 messages.append({"role": "user", "content": with_ignored(level, fixed, ignored, step)})
                 continue
         out.records.append(rec.record(reply, where, batch is not None, error, ignored))

@@ -16,6 +16,9 @@ names `llm`'s run.json uses:
     temperature, max_tokens, timeout_s (default 120), retries (default 2), backoff_s (default 1)
     log          a file to append every request and reply to (default: none)
 
+`progress`, when given, hears of each call before it is made and of the end (a PartnerProgress);
+answering False stops the partner before its next call (PartnerStopped).
+
 The fixed queues come back byte-identical (under `json.dumps(..., sort_keys=True)`), whatever the
 model answers: its queues for fixed agents are ignored and it is told so. An endpoint that fails,
 or replies that never become a plan, raise `PartnerError` with a message for the person; their
@@ -24,12 +27,13 @@ queues are never touched (they are the caller's, and are copied)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.engine import Level, plan_to_dict
+from game.engine import RULESETS, Level, plan_to_dict
 from game.inputs import InputError, short_repr
 
 from . import METHODS
@@ -57,6 +61,10 @@ class PartnerError(ValueError):
     """The partner has no plan to offer: the message says why, for the person."""
 
 
+class PartnerStopped(PartnerError):
+    """`progress` answered False (the caller wants no more): no further call was made."""
+
+
 @dataclass(frozen=True)
 class PartnerProgress:
     """One report of a running LLM partner: which call of how many, and what happened."""
@@ -75,7 +83,7 @@ class PartnerProgress:
         return self.message
 
 
-Progress = Callable[[PartnerProgress], None]
+Progress = Callable[[PartnerProgress], "bool | None"]  # False: stop before the next call
 
 
 @dataclass
@@ -129,8 +137,18 @@ def read_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
         v = out[key]
         if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 86_400:
             raise PartnerError(f"LLM partner settings: field {key!r} must be seconds from 0 to 86400")
-    if out["endpoint"] is not None and not isinstance(out["endpoint"], str):
-        raise PartnerError("LLM partner settings: field 'endpoint' must be a URL")
+    t, m = out["temperature"], out["max_tokens"]
+    if t is not None and (isinstance(t, bool) or not isinstance(t, int | float) or not 0 <= t <= 2):
+        raise PartnerError("LLM partner settings: field 'temperature' must be a number from 0 to 2, or None")
+    if m is not None and (isinstance(m, bool) or not isinstance(m, int) or not 1 <= m <= 10_000_000):
+        raise PartnerError(
+            "LLM partner settings: field 'max_tokens' must be a whole number 1..10000000, or None"
+        )
+    for key in ("endpoint", "log"):
+        if out[key] is not None and not isinstance(out[key], str | Path):
+            raise PartnerError(f"LLM partner settings: field {key!r} must be text, or None")
+    if not isinstance(out["api_key_env"], str) or not out["api_key_env"]:
+        raise PartnerError("LLM partner settings: field 'api_key_env' must name an environment variable")
     return out
 
 
@@ -156,10 +174,11 @@ class _Reporting:
         self.max_tokens = client.max_tokens
 
     async def complete(self, messages: Any, tag: dict[str, Any]) -> Reply:
-        self.made += 1
         if self.progress is not None:
-            said = f"asking {self.client.model} (call {self.made})"
-            self.progress(PartnerProgress(self.made, max(self.calls, self.made), said))
+            said = f"asking {self.client.model} (call {self.made + 1})"
+            if self.progress(PartnerProgress(self.made + 1, max(self.calls, self.made + 1), said)) is False:
+                raise PartnerStopped(f"the LLM partner was stopped after {self.made} call(s)")
+        self.made += 1
         return await self.client.complete(messages, tag)
 
 
@@ -175,16 +194,20 @@ def partner_plan(
     index; PartnerError when the endpoint fails or the settings cannot be used."""
     s = read_settings(settings)
     if rules is not None:
+        if rules not in RULESETS:
+            raise PartnerError(
+                f"no rule set called {short_repr(rules)} (rule sets: {', '.join(sorted(RULESETS))})"
+            )
         level = level.with_rules(rules)
     constraint = Fixed.of(fixed, level)
     if constraint is not None and not constraint.free(level):
         return _all_fixed(level, constraint)
     calls = s["attempts"] if s["method"] != "msreact" else s["max_steps"]
-    client = _Reporting(make_client(s), progress, calls)
     try:
-        outcome = asyncio.run(
-            solve(level, s["method"], client, s["attempts"], {"task": "partner"}, s["max_steps"], constraint)  # type: ignore[arg-type]
-        )
+        client = _Reporting(make_client(s), progress, calls)
+        outcome = _run(
+            solve(level, s["method"], client, s["attempts"], {"task": "partner"}, s["max_steps"], constraint)
+        )  # type: ignore[arg-type]
     except LLMError as e:
         raise PartnerError(f"the LLM partner ({s['model']}) could not be reached: {e}") from None
     except OSError as e:  # the log file could not be written
@@ -194,6 +217,17 @@ def partner_plan(
         what = f"{s['model']}: " + (f"OCT {out.time:g}" if out.done else out.status.replace("_", " "))
         progress(PartnerProgress(client.made, client.made, what, out.time if out.done else None, True))
     return out
+
+
+def _run(job: Coroutine[Any, Any, Outcome]) -> Outcome:
+    """The job to its end: here, or, when this thread already runs an event loop (a caller of
+    its own asyncio), in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(job)
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, job).result()
 
 
 def _outcome(o: Outcome) -> PartnerPlan:

@@ -117,13 +117,15 @@ def first_messages(level: Level, method: str, fixed: Mapping[str, list] | None =
         parts.append(partner_text(level, fixed))
     parts.append(fill(f"method_{method}"))
     if fixed:
-        parts.append(fill("partner_answer", **partner_names(level, fixed)))
+        parts.append(partner_answer(level, fixed))
     user = "\n\n".join(parts)
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def names_text(names: list[str]) -> str:
-    """`a`, `a and b`, `a, b and c`."""
+    """`a`, `a and b`, `a, b and c` (`no agent` for none)."""
+    if not names:
+        return "no agent"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -132,13 +134,25 @@ def partner_names(level: Level, fixed: Mapping[str, list]) -> dict[str, str]:
     return {"fixed_agents": names_text(list(fixed)), "free_agents": names_text(free)}
 
 
+def partner_answer(level: Level, fixed: Mapping[str, list]) -> str:
+    """Whose queues the answer gives (the others' are fixed)."""
+    return fill("partner_answer", **partner_names(level, fixed))
+
+
 def partner_text(level: Level, fixed: Mapping[str, list]) -> str:
     """Which agents' queues are fixed, and the queues themselves."""
+    names = partner_names(level, fixed)
     one = len(fixed) == 1
     return fill(
         "partner",
-        **partner_names(level, fixed),
+        **names,
         are="is" if one else "are",
         their="its" if one else "their",
+        queues_are="queue is" if one else "queues are",
+        run="runs" if one else "run",
+        them="it" if one else "them",
+        they_carry=f"{names['fixed_agents']} carries, cooks and serves"
+        if one
+        else "they carry, cook and serve",
         queues=compact({a: list(q) for a, q in fixed.items()}),
     )

@@ -24,6 +24,7 @@ from game.levels.task import task_info
 from game.replay import save_replay
 
 from .client import ChatClient, LLMError
+from .constraint import Fixed
 from .decentralized import TalkOutcome, method_of_label, solve_talking, talk_fields
 from .methods import Outcome, solve
 from .settings import differences
@@ -210,6 +211,7 @@ class LevelRun:
     knowledge: str = "shared"
     label: str | None = None
     retry_failed: bool = False  # failed and unparsed tasks count as unfinished and run again
+    fixed: dict[str, Any] | None = None  # agent -> queue kept as given (llm --fix); the model plans the rest
 
     def result_path(self, task: LevelTask) -> Path:
         return self.out / RESULTS / f"{file_stem(task.id)}.json"
@@ -242,7 +244,10 @@ class LevelRun:
                 method_of_label(self.method),
             )
         else:
-            outcome = await solve(task.level, self.method, self.client, self.attempts, tag, self.max_steps)
+            fixed = Fixed.of(self.fixed, task.level)
+            outcome = await solve(
+                task.level, self.method, self.client, self.attempts, tag, self.max_steps, fixed
+            )
         self.save(task, outcome)
         self.client.log.write(
             {
@@ -264,6 +269,8 @@ class LevelRun:
             source["failure"] = no_plan_diagnosis(outcome).to_dict()
         if self.label:
             source["label"] = self.label
+        if outcome.fixed is not None:
+            source["fixed_agents"] = list(outcome.fixed.queues)
         replay = save_replay(self.replay_path(task), task.level, outcome.plan, outcome.result, source)
         record = self.record(task, outcome, replay)
         if self.retry_failed and self.result_path(task).exists():
@@ -293,6 +300,10 @@ class LevelRun:
         )
         if self.label:
             rec["label"] = self.label
+        if o.fixed is not None:  # a partner run: what was fixed, so that its numbers say so
+            rec["fixed_agents"] = list(o.fixed.queues)
+            rec["fixed"] = o.fixed.to_dict()
+            rec["plan"].update(o.fixed.to_dict())  # the fixed queues as given
         if self.method == "msreact":
             rec["steps"] = o.steps
         if isinstance(o, TalkOutcome):

@@ -34,6 +34,7 @@ LOCKED = (
     "rounds",
     "endpoint",
     "tasks",
+    "fixed",  # the queues a partner run kept as given (llm --fix)
     "levels_hash",
     "prompts_hash",
     "code_version",
@@ -114,7 +115,8 @@ def run_settings(chosen: dict[str, Any], tasks: Sequence[LevelTask]) -> dict[str
 def _shown(value: Any) -> str:
     if isinstance(value, list) and len(value) > 4:
         return f"{len(value)} tasks ({', '.join(map(str, value[:2]))}, ...)"
-    return json.dumps(value)
+    text = json.dumps(value)
+    return text if len(text) <= 200 else text[:200] + "..."  # fixed queues can be long
 
 
 def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
