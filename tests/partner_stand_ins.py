@@ -58,3 +58,8 @@ def planless_partner(level, rules, fixed, progress=None):
         "found": False,
         "note": "no plan for agent2 around the fixed queues found in 9 runs",
     }
+
+
+def patience_partner(level, rules, fixed, patience=None):
+    """Answers with how long it was asked to search: Wait(patience), Wait(0) when not said."""
+    return {a: [{"action": "Wait", "duration": patience or 0}] for a in level.agent_names if a not in fixed}

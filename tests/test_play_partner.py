@@ -195,6 +195,21 @@ def test_a_partner_that_finds_no_plan_leaves_its_queues_as_they_were():
     assert "no new plan for agent2" in play.partner.status_line()[0]
 
 
+def test_the_partner_searches_longer_at_first_and_when_asked_with_r():
+    from game.ui.partner_job import PATIENT_S
+
+    d = partner_window(stand_in.patience_partner)
+    start_partner(d)
+    settle(d)
+    assert queue(d, "agent2") == waits(PATIENT_S)  # nothing of the partner's to show yet
+    d.click_station("dispenser1")
+    settle(d)
+    assert queue(d, "agent2") == waits(0)  # after an edit: its usual short search
+    d.key(pygame.K_r, unicode="r")
+    settle(d)
+    assert queue(d, "agent2") == waits(PATIENT_S)
+
+
 def test_the_dialog_needs_a_model_for_an_llm_and_stops_the_partner():
     d = partner_window()
     play = d.screen

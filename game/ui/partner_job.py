@@ -18,6 +18,7 @@ fills and a send never waits."""
 
 from __future__ import annotations
 
+import inspect
 import math
 import multiprocessing
 import os
@@ -36,6 +37,7 @@ Partner = Callable[..., Any]  # (level, rules, fixed[, progress=callback]) -> pl
 STOP_GRACE_S = 0.4  # a partner asked to stop that has not stopped by then is ended
 PLANNER_DEADLINE_S = 0.5  # the built-in partner's best plan by then is its answer (a person waits)
 PLANNER_LIMIT_S = 1.0  # while it has none, it searches on up to this (its search's time limit)
+PATIENT_S = 8.0  # ... when asked to search longer (R), or while the partner has no plan yet
 NICE = 5  # the partner process runs below the window (the Strong plan's runs at 10)
 SAID_FOR_PEOPLE = ("Unsolvable", "PartnerError")  # their messages are written for the person
 
@@ -53,32 +55,38 @@ class Answer:
 BOUNDS_KEPT = threading.Event()  # the level's bounds are worked out (in this process)
 
 
-def planner_partner(level: Level, rules: str, fixed: Fixed, progress: Any = None) -> Any:
+def planner_partner(
+    level: Level, rules: str, fixed: Fixed, progress: Any = None, patience: float | None = None
+) -> Any:
     """The built-in planner as a partner: plans the agents that are not fixed, briefly: its best
     plan PLANNER_DEADLINE_S after it starts (or at its first plan, while the level's bounds are
     still being worked out in the background: the search would stop for them right after it),
-    searching on up to PLANNER_LIMIT_S while it has none (then stopped: why none was found is not
-    worked out, a person is waiting); stopped at once when the window asks.
-    Returns {"plan", "found", "note"}: `found` False when no plan serves (the note says why)."""
+    searching on up to `patience` seconds (PLANNER_LIMIT_S by default) while it has none (then
+    stopped: why none was found is not worked out, a person is waiting); stopped at once when the
+    window asks. Returns {"plan", "found", "note"}: `found` False when no plan serves."""
     from game.planners.solver import solve
 
     start = time.monotonic()
-    seen = {"best": None}
+    limit = PLANNER_LIMIT_S if patience is None else patience
+    seen: dict[str, Any] = {"best": None, "gave_up": False}
 
     def report(p: Any) -> bool | None:
         if progress is not None and progress(p) is False:
             return False
         seen["best"] = p.best_oct if p.best_oct is not None else seen["best"]
         if seen["best"] is None:  # stopped here, the search skips its seconds-long post-mortem
-            return False if time.monotonic() - start > PLANNER_LIMIT_S else None
+            seen["gave_up"] = time.monotonic() - start > limit
+            return False if seen["gave_up"] else None
         if not BOUNDS_KEPT.is_set():
             return False
         return False if time.monotonic() - start > PLANNER_DEADLINE_S else None
 
-    out = solve(level, rules=rules, time_limit=PLANNER_LIMIT_S, progress=report, fixed=dict(fixed))
+    out = solve(level, rules=rules, time_limit=limit, progress=report, fixed=dict(fixed))
     plan = out.plan if isinstance(out.plan, dict) else plan_to_dict(out.plan)
     found = bool(out.done)
-    note = "" if found else (out.note or f"no plan found in {time.monotonic() - start:.1f} s")
+    note = "" if found else (out.note or "no plan found")
+    if seen["gave_up"]:
+        note = f"none found in {time.monotonic() - start:.1f} s; R searches longer"
     return {"plan": plan, "found": found, "note": note}
 
 
@@ -109,6 +117,13 @@ def _work_out_bounds(level: Level, rules: str) -> None:
     except Exception:  # a bound that cannot be worked out: the search goes without it
         pass
     BOUNDS_KEPT.set()
+
+
+def _parameters(fn: Any) -> Any:
+    try:
+        return inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
 
 
 def failure_text(e: BaseException) -> str:
@@ -144,18 +159,20 @@ def _child(conn: Any, partner: Partner, level: Level, rules: str) -> None:
         pass
     stopper = _Stopper(conn)
     progress = takes_progress(partner)
+    takes_patience = "patience" in _parameters(partner)
     while True:
         try:
             message = conn.recv()
         except (EOFError, OSError):
             return  # the window has gone
-        if not (isinstance(message, tuple) and len(message) == 3 and message[0] == "plan"):
+        if not (isinstance(message, tuple) and len(message) == 4 and message[0] == "plan"):
             continue  # a stop for a request already answered
-        _, request, fixed = message
+        _, request, fixed, patience = message
+        more: dict[str, Any] = {"progress": stopper} if progress else {}
+        if patience is not None and takes_patience:
+            more["patience"] = patience
         try:
-            plan = (
-                partner(level, rules, fixed, progress=stopper) if progress else partner(level, rules, fixed)
-            )
+            plan = partner(level, rules, fixed, **more)
             answer: tuple = ("done", request, plan)
         except BaseException as e:  # the window must hear of every failure
             answer = ("failed", request, failure_text(e))
@@ -207,7 +224,7 @@ class PartnerWorker:
         self.in_flight: int | None = None  # the request the child is working on
         self.sent_at = 0.0
         self.stop_asked_at: float | None = None
-        self.wanted: tuple[int, dict] | None = None  # the newest request, not yet sent
+        self.wanted: tuple[int, dict, float | None] | None = None  # the newest request, not yet sent
         self.asked_at: dict[int, float] = {}
         self.closed = False
 
@@ -220,11 +237,12 @@ class PartnerWorker:
     def latest(self) -> int:
         return self._next_id
 
-    def submit(self, fixed: Fixed) -> int:
-        """Plan around `fixed`; any earlier request is dropped. Returns this request's id."""
+    def submit(self, fixed: Fixed, patience: float | None = None) -> int:
+        """Plan around `fixed` (searching up to `patience` seconds for a plan, when the partner
+        takes it); any earlier request is dropped. Returns this request's id."""
         self._next_id += 1
         plain = {a: [dict(x) for x in q] for a, q in fixed.items()}
-        self.wanted = (self._next_id, plain)
+        self.wanted = (self._next_id, plain, patience)
         self.asked_at[self._next_id] = time.monotonic()
         self._ask_stop()
         self._send()
@@ -241,7 +259,7 @@ class PartnerWorker:
             return
         self.stop_asked_at = time.monotonic()
         try:
-            self._proc.conn.send(("stop", self.in_flight, None))
+            self._proc.conn.send(("stop", self.in_flight, None, None))
         except (OSError, ValueError):
             self._restart()
 
@@ -253,9 +271,9 @@ class PartnerWorker:
             self._proc = _Process(self.partner, self.level, self.rules)
         if not self._proc.started:
             return
-        request, fixed = self.wanted
+        request, fixed, patience = self.wanted
         try:
-            self._proc.conn.send(("plan", request, fixed))
+            self._proc.conn.send(("plan", request, fixed, patience))
         except (OSError, ValueError):
             self._restart()
             return

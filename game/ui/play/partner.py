@@ -81,6 +81,7 @@ class PartnerMode:
         self._seen: Key | None = None  # the person's queues last frame
         self._changed_at: float | None = None  # when they last changed (the debounce)
         self._asked: Key | None = None  # what the request in flight plans around
+        self._patient = False  # the next request searches longer (R)
         self._look: tuple = ()
 
     # -- turning it on and off -------------------------------------------------------------------
@@ -163,8 +164,10 @@ class PartnerMode:
         return tuple((a, tuple(q[a])) for a in self.s.level.agent_names if a in self.mine)
 
     def replan_now(self) -> None:
+        """Ask at once, searching longer than after an edit."""
         if self.active:
             self._asked = None
+            self._patient = True
             self._changed_at = time.monotonic() - DEBOUNCE_S
             self.s._dirty = True
 
@@ -203,7 +206,11 @@ class PartnerMode:
     def _ask(self, key: Key) -> None:
         assert self.worker is not None
         self._asked, self._changed_at = key, None
-        self.worker.submit({a: [x.to_dict() for x in q] for a, q in key})
+        # patient when asked (R), or while the partner's agents have nothing to show yet
+        empty = all(not self.s.editor.queues[a] for a in self.partner_agents)
+        patience = partner_job.PATIENT_S if self._patient or empty else None
+        self._patient = False
+        self.worker.submit({a: [x.to_dict() for x in q] for a, q in key}, patience)
         self.state.status, self.state.asked_at = "planning", time.monotonic()
 
     def _take(self, answer: partner_job.Answer) -> None:
