@@ -195,6 +195,26 @@ def test_a_partner_that_finds_no_plan_leaves_its_queues_as_they_were():
     assert "no new plan for agent2" in play.partner.status_line()[0]
 
 
+def test_a_partner_without_a_new_plan_keeps_queues_that_still_serve():
+    from test_editor import cook_salad
+
+    from game.ui.editor import PlanEditor
+
+    level = salad_level()
+    ed = PlanEditor(level)
+    cook_salad(ed)  # agent1 serves the salad alone
+    ed.select_agent("agent2")
+    ed.queue_wait(3)
+    d = Driver(lambda: PlayScreen(level, ed.plan, size=SIZE, restore=False))
+    play = d.screen
+    play.partner.function = stand_in.planless_partner
+    start_partner(d)
+    settle(d)
+    assert play.partner.state.status == "ready" and play.partner.state.last.changed == []
+    assert play.partner.state.last.served and play.partner.state.last.partner_oct == 14
+    assert "keeps its queues" in play.message and queue(d, "agent2") == waits(3)
+
+
 def test_the_partner_searches_longer_at_first_and_when_asked_with_r():
     from game.ui.partner_job import PATIENT_S
 
@@ -291,7 +311,7 @@ def test_the_built_in_planner_plans_around_the_persons_queue():
     assert queue(d, "agent1") == waits(1)
     assert play.editor.result.done and play.partner.state.last.partner_oct == play.editor.result.time
     text, _ = play.partner.status_line()
-    assert f"every order served at t = {play.editor.result.time:g}" in text
+    assert f"agent2 planned, served at t = {play.editor.result.time:g}" in text
 
 
 def type_into(d: Driver, entry, text: str) -> None:

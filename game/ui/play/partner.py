@@ -219,6 +219,9 @@ class PartnerMode:
         if answer.error:
             self._failed(answer.error, answer.elapsed)
             return
+        if isinstance(answer.plan, dict) and answer.plan.get("found") is False and self.s.editor.result.done:
+            self._kept(answer.elapsed)  # no plan found, and the partner's queues still serve with yours
+            return
         if isinstance(answer.plan, dict) and answer.plan.get("found") is False:
             note = answer.plan.get("note")
             why = note if isinstance(note, str) and note else "it found no plan around your queues"
@@ -235,6 +238,17 @@ class PartnerMode:
         replan = Replan(changed, result.time if result.done else None, result.done, answer.elapsed)
         self.state = PartnerState("ready", "", replan, self.state.asked_at, [*self.state.history, replan])
         self.s.after_partner()
+        if self.on_replan is not None:
+            self.on_replan(replan)
+
+    def _kept(self, elapsed: float) -> None:
+        """The partner found no plan, but its queues as they are serve every order with the
+        person's: a re-plan that changed nothing."""
+        result = self.s.editor.result
+        replan = Replan([], result.time, True, elapsed)
+        self.state = PartnerState("ready", "", replan, self.state.asked_at, [*self.state.history, replan])
+        self.s.say("the partner keeps its queues: with yours they serve every order")
+        self.s._dirty = True
         if self.on_replan is not None:
             self.on_replan(replan)
 
@@ -280,9 +294,9 @@ class PartnerMode:
         if st.status == "idle":
             return f"{who}: every agent is yours (T hands the selected one over)", P.TEXT_DIM
         if st.status == "planning":
-            return f"{who} is planning {agents}  {time.monotonic() - st.asked_at:.1f} s", P.PARTNER
+            return f"{who}: planning {agents}, {time.monotonic() - st.asked_at:.1f} s", P.PARTNER
         if st.status == "waiting":
-            return f"{who} plans {agents} when you pause", P.PARTNER
+            return f"{who}: plans {agents} when you pause", P.PARTNER
         if st.status == "failed" and st.found_none:
             return f"{who}: no new plan for {agents} ({st.error})", P.ERROR
         if st.status == "failed":
@@ -291,8 +305,8 @@ class PartnerMode:
             return f"{who}: re-plan cancelled (R re-plans {agents})", P.TEXT_DIM
         r = st.last
         if r is not None and r.served and r.partner_oct is not None:
-            return f"{who} planned {agents}: every order served at t = {panels.fmt(r.partner_oct)}", P.PARTNER
-        return f"{who} planned {agents}: not every order served yet", P.TEXT_DIM
+            return f"{who}: {agents} planned, served at t = {panels.fmt(r.partner_oct)}", P.PARTNER
+        return f"{who}: {agents} planned, not every order served", P.TEXT_DIM
 
     def close(self) -> None:
         if self.worker is not None:

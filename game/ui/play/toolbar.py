@@ -159,8 +159,8 @@ def draw_title_bar(
     if job is not None:
         right = draw_job(surface, top, right, job) - 12
     text, colour = partner
-    if text:  # the partner's state gets the room it needs, up to 60% of the bar; the title the rest
-        room = int(0.6 * (right - 12))
+    if text:  # the partner's state gets the room it needs, up to 65% of the bar; the title the rest
+        room = int(0.65 * (right - 12))
         shown = ellipsize(text, room, 18)
         box = blit_text(surface, shown, (right, top.centery), 18, colour, anchor="midright")
         right = box.x - 16
