@@ -282,10 +282,10 @@ class PartnerMode:
     # -- what the window shows ----------------------------------------------------------------------
     def _status_look(self) -> tuple:
         elapsed = time.monotonic() - self.state.asked_at if self.state.status == "planning" else 0
-        return self.state.status, self.state.error, round(elapsed, 1), tuple(self.partner_agents)
+        return self.state.status, self.state.error, round(elapsed, 1), tuple(self.partner_agents), self.locked
 
     def status_line(self) -> tuple[str, tuple[int, int, int]]:
-        """The partner's state in a few words, for the title bar."""
+        """The partner's state in a sentence (the side panel's Partner block)."""
         if self.choice is None:
             return "", P.TEXT_DIM
         who = f"Partner ({label(self.choice)})"
@@ -298,15 +298,51 @@ class PartnerMode:
         if st.status == "waiting":
             return f"{who}: plans {agents} when you pause", P.PARTNER
         if st.status == "failed" and st.found_none:
-            return f"{who}: no new plan for {agents} ({st.error})", P.ERROR
+            return f"{who}: no new plan for {agents} ({st.error}); its queues stay as they were", P.ERROR
         if st.status == "failed":
-            return f"{who} failed: {st.error}", P.ERROR
+            return f"{who} failed: {st.error}; your queues are unchanged", P.ERROR
         if st.status == "cancelled":
             return f"{who}: re-plan cancelled (R re-plans {agents})", P.TEXT_DIM
         r = st.last
         if r is not None and r.served and r.partner_oct is not None:
             return f"{who}: {agents} planned, served at t = {panels.fmt(r.partner_oct)}", P.PARTNER
         return f"{who}: {agents} planned, not every order served", P.TEXT_DIM
+
+    def title_text(self) -> tuple[str, tuple[int, int, int]]:
+        """The partner's state in a few words, for the title bar (the side panel says more)."""
+        if self.choice is None:
+            return "", P.TEXT_DIM
+        st = self.state
+        words = {
+            "idle": "Partner: nothing to plan",
+            "planning": f"Partner: planning, {time.monotonic() - st.asked_at:.1f} s",
+            "waiting": "Partner: waits for you to pause",
+            "cancelled": "Partner: cancelled",
+            "failed": "Partner: no new plan" if st.found_none else "Partner failed",
+        }
+        text = words.get(st.status)
+        if text is None:
+            r = st.last
+            served = r is not None and r.served and r.partner_oct is not None
+            text = f"Partner: served at t = {panels.fmt(r.partner_oct)}" if served else "Partner: not served"
+        return text, self.status_line()[1]
+
+    def side_lines(self) -> list[tuple[str, tuple[int, int, int]]]:
+        """The side panel's Partner block: who plans what, its state, the keys."""
+        if self.choice is None:
+            return []
+        mine = ", ".join(a for a in self.s.level.agent_names if a in self.mine) or "no agent"
+        theirs = ", ".join(self.partner_agents) or "no agent"
+        keys = (
+            "in this study the partner's agents are its own"
+            if self.locked
+            else "T: take over / hand over the selected agent;  R: re-plan, searching longer"
+        )
+        return [
+            (f"{label(self.choice)} plans {theirs}; you plan {mine}", P.TEXT),
+            self.status_line(),
+            (keys, P.TEXT_DIM),
+        ]
 
     def close(self) -> None:
         if self.worker is not None:

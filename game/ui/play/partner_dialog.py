@@ -11,7 +11,8 @@ import pygame_gui
 from game.planners.llm import METHODS
 from game.study.partner import Partner, PartnerSpecError, endpoint_of
 
-W, H = 600, 430
+W = 600
+TITLE_H = 34  # the window's own title bar
 PAD = 16
 ROW = 40
 
@@ -55,7 +56,9 @@ class PartnerDialog:
         self.kind, self.method, self.planner_ok = choice.kind, choice.method or METHODS[0], planner_ok
         default_mine = mine if active else set(agents[:1])
         self.mine = {a: a in default_mine for a in agents}
-        rect = pygame.Rect(0, 0, min(W, size[0] - 40), min(H, size[1] - 40))
+        rows = (len(agents) + 3) // 4
+        height = TITLE_H + 2 * PAD + 4 * ROW + 6 + 32 + ROW * rows + 10 + ROW + 30
+        rect = pygame.Rect(0, 0, min(W, size[0] - 40), min(height, size[1] - 40))
         rect.center = (size[0] // 2, size[1] // 2)
         self.window = pygame_gui.elements.UIWindow(
             rect, self.manager, window_display_title="Plan with a partner", resizable=False

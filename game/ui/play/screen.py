@@ -280,7 +280,7 @@ class PlayScreen:
             self.title(),
             self.viewing is not None,
             self.job.state if self.job is not None else None,
-            self.partner.status_line() if self.viewing is None else ("", P.TEXT),
+            self.partner.title_text() if self.viewing is None else ("", P.TEXT),
         )
         hover = self.kitchen.tile_at(self.mouse) if self._pointer_free() else None
         self.kitchen.draw(surface, ed, self.clock.t, hover)
@@ -290,7 +290,8 @@ class PlayScreen:
         self.timeline.draw(surface, ed, self.clock.t, span, theirs)
         draw_status(surface, self.layout.status, ed, self._hint(), self.prompt is None)
         self.queues.draw(surface, ed, self._running(), theirs if self.partner.active else None)
-        draw_side(surface, self.layout.side, ed, self.clock, self.wait_default, self.human)
+        partner = self.partner.side_lines() if self.viewing is None else None
+        draw_side(surface, self.layout.side, ed, self.clock, self.wait_default, self.human, partner)
         self.card_view.draw(surface)
         self.manager.draw_ui(surface)
         if self.show_help:
