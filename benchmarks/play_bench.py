@@ -250,7 +250,7 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
         print("  partner: the built-in planner is not installed; skipped")
         return True
     plans: list[float] = []  # edit -> the partner's new plan drawn
-    no_plan: list[float] = []  # edit -> "no new plan" drawn (the partner searched on, found none)
+    no_plan: list[float] = []  # edit -> "no new plan" drawn (found none; old queues kept or not)
     frames: list[float] = []
     work: list[float] = []  # the window thread's CPU time per frame
     failures: list[str] = []
@@ -272,9 +272,9 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
                 play.undo()
             took = _partner_round(app, play, frames, work)
             state = play.partner.state
-            if took is not None and state.status == "ready":
+            if took is not None and state.status == "ready" and not state.last.kept:
                 here.append(took)
-            elif took is not None and state.found_none:
+            elif took is not None and (state.found_none or state.last.kept):
                 none_here.append(took)
             else:
                 failures.append(f"{name} edit {i}: {state.status} {state.error}")
@@ -283,7 +283,7 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
         served = [r.partner_oct for r in play.partner.state.history if r.served]
         print(
             f"  {name}: first answer {first or float('nan'):.2f} s (the partner's process starting); "
-            f"new plans {_spread(here)}; no plan found {_spread(none_here)}; "
+            f"new plans {_spread(here)}; no new plan {_spread(none_here)}; "
             f"best served OCT {min(served) if served else 'none'} (human pair {human_time(level)})"
         )
         play.close()

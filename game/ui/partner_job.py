@@ -36,7 +36,7 @@ Fixed = Mapping[str, Sequence[Mapping[str, Any]]]
 Partner = Callable[..., Any]  # (level, rules, fixed[, progress=callback]) -> plan JSON
 STOP_GRACE_S = 0.4  # a partner asked to stop that has not stopped by then is ended
 PLANNER_DEADLINE_S = 0.5  # the built-in partner's best plan by then is its answer (a person waits)
-PLANNER_LIMIT_S = 1.0  # while it has none, it searches on up to this (its search's time limit)
+PLANNER_LIMIT_S = 0.6  # while it has none, it searches on up to this (its search's time limit)
 PATIENT_S = 8.0  # ... when asked to search longer (R), or while the partner has no plan yet
 NICE = 5  # the partner process runs below the window (the Strong plan's runs at 10)
 SAID_FOR_PEOPLE = ("Unsolvable", "PartnerError")  # their messages are written for the person

@@ -53,6 +53,7 @@ class Replan:
     served: bool
     elapsed: float  # seconds from the request to the answer
     error: str = ""
+    kept: bool = False  # no new plan found; the partner's queues, as they were, still serve
 
 
 @dataclass
@@ -245,7 +246,7 @@ class PartnerMode:
         """The partner found no plan, but its queues as they are serve every order with the
         person's: a re-plan that changed nothing."""
         result = self.s.editor.result
-        replan = Replan([], result.time, True, elapsed)
+        replan = Replan([], result.time, True, elapsed, kept=True)
         self.state = PartnerState("ready", "", replan, self.state.asked_at, [*self.state.history, replan])
         self.s.say("the partner keeps its queues: with yours they serve every order")
         self.s._dirty = True
