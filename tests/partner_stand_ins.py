@@ -26,12 +26,6 @@ def broken_partner(level, rules, fixed):
     raise RuntimeError("no kitchen like this one")
 
 
-def llm_error_partner(level, rules, fixed, progress=None):
-    from game.planners.llm.client import LLMError
-
-    raise LLMError("the endpoint answered 401: invalid API key")
-
-
 def nonsense_partner(level, rules, fixed):
     return {a: [{"action": "Fly", "to": "moon"}] for a in level.agent_names}
 

@@ -153,7 +153,6 @@ def test_a_replan_can_be_cancelled_and_the_queues_stay():
     "partner, why",
     [
         (stand_in.broken_partner, "RuntimeError: no kitchen like this one"),
-        (stand_in.llm_error_partner, "LLMError: the endpoint answered 401: invalid API key"),
         (stand_in.nonsense_partner, "its plan cannot be used: agent2"),
     ],
 )
@@ -260,7 +259,13 @@ def test_a_study_session_with_a_partner_records_every_replan(tmp_path, monkeypat
     from game.ui.play import partner as partner_mode
     from game.ui.screens.study import StudyIntroScreen, StudyLevelScreen
 
-    monkeypatch.setattr(partner_mode, "function_of", lambda partner: stand_in.counting_partner)
+    asked = []
+
+    def function_of(partner, steady=False):
+        asked.append(steady)
+        return stand_in.counting_partner
+
+    monkeypatch.setattr(partner_mode, "function_of", function_of)
     plan = StudyPlan("duo", partner=Partner("planner", person_agents=("agent1",)))
     session_store = new_session(tmp_path / "studies", "p01", [TWO], "fixed", protocol=plan)
     d = StudyDriver(StudyIntroScreen(session_store, None, SIZE))
@@ -272,6 +277,7 @@ def test_a_study_session_with_a_partner_records_every_replan(tmp_path, monkeypat
     assert isinstance(level_screen, StudyLevelScreen)
     play = level_screen.play
     assert play.partner.locked and play.partner.partner_agents == ["agent2"]
+    assert asked == [True]  # a study's built-in partner plans by its budget alone, not the clock
     assert not play.buttons["partner"].visible and not play.buttons["strong"].visible
     settle(d)
     record = session_store.session.level
@@ -361,3 +367,15 @@ def test_an_llm_partner_chosen_in_the_dialog_plans_through_its_endpoint(monkeypa
     finally:
         server.server.shutdown()
         server.server.server_close()
+
+
+def test_a_studys_built_in_partner_gives_the_same_queues_the_same_plan():
+    pytest.importorskip("game.planners.solver")
+    from game.ui.partner_job import planner_partner
+
+    level = salad_level()
+    fixed = {"agent1": [{"action": "Wait", "duration": 2}]}
+    first = planner_partner(level, level.rules, fixed, steady=True)
+    again = planner_partner(level, level.rules, fixed, steady=True)
+    assert first["found"] and first == again
+    assert first["plan"]["agent1"] == fixed["agent1"]

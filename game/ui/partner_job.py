@@ -56,32 +56,43 @@ BOUNDS_KEPT = threading.Event()  # the level's bounds are worked out (in this pr
 
 
 def planner_partner(
-    level: Level, rules: str, fixed: Fixed, progress: Any = None, patience: float | None = None
+    level: Level,
+    rules: str,
+    fixed: Fixed,
+    progress: Any = None,
+    patience: float | None = None,
+    steady: bool = False,
 ) -> Any:
     """The built-in planner as a partner: plans the agents that are not fixed, briefly: its best
     plan PLANNER_DEADLINE_S after it starts (or at its first plan, while the level's bounds are
     still being worked out in the background: the search would stop for them right after it),
-    searching on up to `patience` seconds (PLANNER_LIMIT_S by default) while it has none (then
-    stopped: why none was found is not worked out, a person is waiting); stopped at once when the
-    window asks. Returns {"plan", "found", "note"}: `found` False when no plan serves."""
+    searching on up to PLANNER_LIMIT_S while it has none (then stopped: why none was found is not
+    worked out, a person is waiting); with `patience`, its best plan in that many seconds instead.
+    `steady` (a study): no clock decides, only the search's own budget, so the same queues get
+    the same plan on any machine, however busy. Stopped at once when the window asks (the answer
+    is then dropped). Returns {"plan", "found", "note"}: `found` False when no plan serves."""
     from game.planners.solver import solve
 
     start = time.monotonic()
     limit = PLANNER_LIMIT_S if patience is None else patience
+    deadline = PLANNER_DEADLINE_S if patience is None else patience  # patient: its best in that time
     seen: dict[str, Any] = {"best": None, "gave_up": False}
 
     def report(p: Any) -> bool | None:
         if progress is not None and progress(p) is False:
             return False
+        if steady:
+            return None
         seen["best"] = p.best_oct if p.best_oct is not None else seen["best"]
         if seen["best"] is None:  # stopped here, the search skips its seconds-long post-mortem
             seen["gave_up"] = time.monotonic() - start > limit
             return False if seen["gave_up"] else None
         if not BOUNDS_KEPT.is_set():
             return False
-        return False if time.monotonic() - start > PLANNER_DEADLINE_S else None
+        return False if time.monotonic() - start > deadline else None
 
-    out = solve(level, rules=rules, time_limit=limit, progress=report, fixed=dict(fixed))
+    budget = deadline if steady else limit
+    out = solve(level, rules=rules, time_limit=budget, progress=report, fixed=dict(fixed))
     plan = out.plan if isinstance(out.plan, dict) else plan_to_dict(out.plan)
     found = bool(out.done)
     note = "" if found else (out.note or "no plan found")
@@ -102,7 +113,7 @@ def llm_partner(
 def warm_partner(partner: Partner, level: Level, rules: str) -> None:
     """What the built-in partner's calls would wait for, worked out in a background thread of the
     partner's process: the level's lower bounds (kept by the solver; seconds on a new level)."""
-    if partner is not planner_partner:
+    if getattr(partner, "func", partner) is not planner_partner:  # (a partial of it too)
         return
     threading.Thread(target=_work_out_bounds, args=(level, rules), daemon=True).start()
 

@@ -37,10 +37,15 @@ def label(partner: Partner) -> str:
     return f"{partner.model} ({partner.method})"
 
 
-def function_of(partner: Partner) -> partner_job.Partner:
-    """What the background process runs for this partner."""
+def function_of(partner: Partner, steady: bool = False) -> partner_job.Partner:
+    """What the background process runs for this partner; `steady` (a study): the built-in
+    planner's plans depend on the queues alone, never on how busy the machine is."""
     if partner.kind == "planner":
-        return partner_job.planner_partner
+        return (
+            functools.partial(partner_job.planner_partner, steady=True)
+            if steady
+            else partner_job.planner_partner
+        )
     return functools.partial(partner_job.llm_partner, settings={**partner.llm_settings(), **LLM_WAITING})
 
 
@@ -99,7 +104,7 @@ class PartnerMode:
         self.choice, self.locked = choice, locked
         mine = choice.person_agents if mine is None else mine
         self.mine = {a for a in self.s.level.agent_names if a in set(mine)}
-        fn = self.function or function_of(choice)
+        fn = self.function or function_of(choice, steady=locked)
         self.worker = partner_job.PartnerWorker(self.s.level, self.s.editor.rules, fn)
         self.state = PartnerState("waiting")
         self._seen = self._asked = None

@@ -642,7 +642,7 @@ class PlayScreen:
         if key == pygame.K_t and self.viewing is None:
             self.partner.toggle_selected()
             return
-        if key == pygame.K_r and self.partner.active:
+        if key == pygame.K_r and self.partner.active and not self.partner.locked:  # a study's is fixed
             self.partner.replan_now()
             self.say("the partner re-plans now")
             return
