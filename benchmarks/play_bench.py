@@ -236,6 +236,12 @@ def _partner_round(
     return None
 
 
+def _octs(octs: list[float]) -> str:
+    if not octs:
+        return "none served"
+    return f"median {statistics.median(octs):g}, best {min(octs):g}"
+
+
 def _spread(times: list[float]) -> str:
     if not times:
         return "none"
@@ -250,6 +256,7 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
         print("  partner: the built-in planner is not installed; skipped")
         return True
     plans: list[float] = []  # edit -> the partner's new plan drawn
+    asked: list[float] = []  # of which: the request sent -> the answer read (the partner's process)
     no_plan: list[float] = []  # edit -> "no new plan" drawn (found none; old queues kept or not)
     frames: list[float] = []
     work: list[float] = []  # the window thread's CPU time per frame
@@ -274,23 +281,25 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
             state = play.partner.state
             if took is not None and state.status == "ready" and not state.last.kept:
                 here.append(took)
+                asked.append(state.last.elapsed)
             elif took is not None and (state.found_none or state.last.kept):
                 none_here.append(took)
             else:
                 failures.append(f"{name} edit {i}: {state.status} {state.error}")
         plans += here
         no_plan += none_here
-        served = [r.partner_oct for r in play.partner.state.history if r.served]
+        served = [r.partner_oct for r in play.partner.state.history[1:] if r.served]  # after edits
         print(
             f"  {name}: first answer {first or float('nan'):.2f} s (the partner's process starting); "
             f"new plans {_spread(here)}; no new plan {_spread(none_here)}; "
-            f"best served OCT {min(served) if served else 'none'} (human pair {human_time(level)})"
+            f"OCT after the edits {_octs(served)} (human pair {human_time(level)})"
         )
         play.close()
     p95 = percentile(plans, 0.95) if plans else math.inf
     print(
         f"  partner: edit to the partner's new plan on screen: {_spread(plans)}, p95 {p95:.2f} s (budget "
-        f"p95 {PARTNER_BUDGET_S:g} s); edit to 'no new plan': {_spread(no_plan)}; {len(frames)} frames "
+        f"p95 {PARTNER_BUDGET_S:g} s), of which the partner's process, request to answer: {_spread(asked)}; "
+        f"edit to 'no new plan': {_spread(no_plan)}; {len(frames)} frames "
         f"meanwhile: median {statistics.median(frames):.1f} ms, p95 {percentile(frames, 0.95):.1f} ms, max "
         f"{max(frames):.1f} ms (budget {FRAME_BUDGET_MS:g} ms); the window thread's CPU per frame: median "
         f"{statistics.median(work):.1f} ms, max {max(work):.1f} ms; load average {os.getloadavg()[0]:.1f}"

@@ -277,7 +277,7 @@ def test_a_study_session_with_a_partner_records_every_replan(tmp_path, monkeypat
     assert isinstance(level_screen, StudyLevelScreen)
     play = level_screen.play
     assert play.partner.locked and play.partner.partner_agents == ["agent2"]
-    assert asked == [True]  # a study's built-in partner plans by its budget alone, not the clock
+    assert asked == [True]  # a study's built-in partner: its budget decides, never the clock
     assert not play.buttons["partner"].visible and not play.buttons["strong"].visible
     settle(d)
     record = session_store.session.level

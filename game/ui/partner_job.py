@@ -35,10 +35,10 @@ from .planner_job import MAX_DRAIN, takes_progress
 Fixed = Mapping[str, Sequence[Mapping[str, Any]]]
 Partner = Callable[..., Any]  # (level, rules, fixed[, progress=callback]) -> plan JSON
 STOP_GRACE_S = 0.4  # a partner asked to stop that has not stopped by then is ended
-PLANNER_DEADLINE_S = 0.5  # the built-in partner's best plan by then is its answer (a person waits)
-PLANNER_LIMIT_S = 0.6  # while it has none, it searches on up to this (its search's time limit)
+PLANNER_BUDGET_S = 0.5  # the built-in partner's search after an edit (the solver's time limit)
+PLANNER_CAP_S = 0.75  # ... and its answer by then on a machine too busy to finish that search
 PATIENT_S = 8.0  # ... when asked to search longer (R), or while the partner has no plan yet
-NICE = 5  # the partner process runs below the window (the Strong plan's runs at 10)
+NICE = 2  # the partner process runs a little below the window (the Strong plan's runs at 10)
 SAID_FOR_PEOPLE = ("Unsolvable", "PartnerError")  # their messages are written for the person
 
 
@@ -52,7 +52,7 @@ class Answer:
     elapsed: float = 0.0  # seconds from the request to the answer
 
 
-BOUNDS_KEPT = threading.Event()  # the level's bounds are worked out (in this process)
+BOUNDS_KEPT = threading.Event()  # the level's lower bounds are worked out (in this process)
 
 
 def planner_partner(
@@ -63,20 +63,21 @@ def planner_partner(
     patience: float | None = None,
     steady: bool = False,
 ) -> Any:
-    """The built-in planner as a partner: plans the agents that are not fixed, briefly: its best
-    plan PLANNER_DEADLINE_S after it starts (or at its first plan, while the level's bounds are
-    still being worked out in the background: the search would stop for them right after it),
-    searching on up to PLANNER_LIMIT_S while it has none (then stopped: why none was found is not
-    worked out, a person is waiting); with `patience`, its best plan in that many seconds instead.
-    `steady` (a study): no clock decides, only the search's own budget, so the same queues get
-    the same plan on any machine, however busy. Stopped at once when the window asks (the answer
-    is then dropped). Returns {"plan", "found", "note"}: `found` False when no plan serves."""
+    """The built-in planner as a partner: plans the agents that are not fixed with a short search
+    (PLANNER_BUDGET_S of it by the solver's own measure, a number of engine runs; `patience`
+    seconds when asked for more). On a busy machine that takes longer: its best plan by
+    PLANNER_CAP_S (twice that while it has none) is then its answer; and until the kitchen's lower
+    bounds are worked out (`warm_partner`, in the background) it answers at its first plan (the
+    search would stop right after it to work them out). `steady` (a study): the budget alone
+    decides, never the clock, so the same queues get the same plan on any machine. Stopped at once
+    when the window asks (the answer is then dropped). Returns {"plan", "found", "note"}: `found`
+    False when no plan serves (the note says why)."""
     from game.planners.solver import solve
 
     start = time.monotonic()
-    limit = PLANNER_LIMIT_S if patience is None else patience
-    deadline = PLANNER_DEADLINE_S if patience is None else patience  # patient: its best in that time
-    seen: dict[str, Any] = {"best": None, "gave_up": False}
+    budget = patience or PLANNER_BUDGET_S
+    cap = max(PLANNER_CAP_S, 1.5 * budget)
+    seen: dict[str, Any] = {"best": None, "cut": False}
 
     def report(p: Any) -> bool | None:
         if progress is not None and progress(p) is False:
@@ -84,36 +85,24 @@ def planner_partner(
         if steady:
             return None
         seen["best"] = p.best_oct if p.best_oct is not None else seen["best"]
-        if seen["best"] is None:  # stopped here, the search skips its seconds-long post-mortem
-            seen["gave_up"] = time.monotonic() - start > limit
-            return False if seen["gave_up"] else None
-        if not BOUNDS_KEPT.is_set():
-            return False
-        return False if time.monotonic() - start > deadline else None
+        late = time.monotonic() - start > (cap if seen["best"] is not None else 2 * cap)
+        seen["cut"] = late or (seen["best"] is not None and not BOUNDS_KEPT.is_set())
+        return False if seen["cut"] else None
 
-    budget = deadline if steady else limit
     out = solve(level, rules=rules, time_limit=budget, progress=report, fixed=dict(fixed))
     plan = out.plan if isinstance(out.plan, dict) else plan_to_dict(out.plan)
     found = bool(out.done)
     note = "" if found else (out.note or "no plan found")
-    if seen["gave_up"]:
+    if not found and seen["cut"]:  # (cut short: why none was found is not worked out)
         note = f"none found in {time.monotonic() - start:.1f} s; R searches longer"
     return {"plan": plan, "found": found, "note": note}
 
 
-def llm_partner(
-    level: Level, rules: str, fixed: Fixed, settings: Mapping[str, Any], progress: Any = None
-) -> Any:
-    """An LLM as a partner: the chosen method through the endpoint, told which agents are fixed."""
-    from game.planners.llm.partner import plan_around
-
-    return plan_around(level, rules, dict(fixed), settings, progress=progress)
-
-
 def warm_partner(partner: Partner, level: Level, rules: str) -> None:
-    """What the built-in partner's calls would wait for, worked out in a background thread of the
-    partner's process: the level's lower bounds (kept by the solver; seconds on a new level)."""
-    if getattr(partner, "func", partner) is not planner_partner:  # (a partial of it too)
+    """What the built-in partner's answers would wait for, worked out in a background thread of
+    its process: the kitchen's lower bounds (kept by the solver; seconds on a new kitchen). Not
+    for a steady partner: the same work at once in two threads would only slow its first answer."""
+    if partner is not planner_partner:
         return
     threading.Thread(target=_work_out_bounds, args=(level, rules), daemon=True).start()
 
@@ -128,6 +117,15 @@ def _work_out_bounds(level: Level, rules: str) -> None:
     except Exception:  # a bound that cannot be worked out: the search goes without it
         pass
     BOUNDS_KEPT.set()
+
+
+def llm_partner(
+    level: Level, rules: str, fixed: Fixed, settings: Mapping[str, Any], progress: Any = None
+) -> Any:
+    """An LLM as a partner: the chosen method through the endpoint, told which agents are fixed."""
+    from game.planners.llm.partner import plan_around
+
+    return plan_around(level, rules, dict(fixed), settings, progress=progress)
 
 
 def _parameters(fn: Any) -> Any:
@@ -164,10 +162,7 @@ def _child(conn: Any, partner: Partner, level: Level, rules: str) -> None:
             os.nice(NICE)
         except OSError:
             pass
-    try:
-        warm_partner(partner, level, rules)
-    except Exception:  # a failing warm-up shows again, and is told, on the first request
-        pass
+    warm_partner(partner, level, rules)
     stopper = _Stopper(conn)
     progress = takes_progress(partner)
     takes_patience = "patience" in _parameters(partner)

@@ -40,12 +40,10 @@ def label(partner: Partner) -> str:
 def function_of(partner: Partner, steady: bool = False) -> partner_job.Partner:
     """What the background process runs for this partner; `steady` (a study): the built-in
     planner's plans depend on the queues alone, never on how busy the machine is."""
+    if partner.kind == "planner" and steady:
+        return functools.partial(partner_job.planner_partner, steady=True)
     if partner.kind == "planner":
-        return (
-            functools.partial(partner_job.planner_partner, steady=True)
-            if steady
-            else partner_job.planner_partner
-        )
+        return partner_job.planner_partner
     return functools.partial(partner_job.llm_partner, settings={**partner.llm_settings(), **LLM_WAITING})
 
 
