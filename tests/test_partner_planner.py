@@ -9,7 +9,7 @@ import pytest
 from conftest import PARACOOK, need_paracook
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kitchens import it, kitchen, mv
+from kitchens import it, kitchen, mv, pr, wait
 from test_solver import PASS_ROWS, STATIONS
 
 from game.engine import simulate
@@ -71,12 +71,33 @@ def test_a_fixed_queue_comes_back_byte_identical_and_the_bound_holds(handover, w
     assert sol.oct >= sol.bound.value
 
 
-def test_with_every_agent_fixed_the_plan_is_just_run(handover):
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(waits=st.lists(st.integers(min_value=0, max_value=9), min_size=2, max_size=2))
+def test_with_every_agent_fixed_the_plan_is_just_run(handover, waits):
     level, free = handover
-    sol = solve(level, time_limit=BUDGET, fixed=free.plan)
-    assert same(sol.plan, free.plan)
-    assert sol.result.to_dict() == simulate(level, free.plan, record=False).to_dict()
-    assert sol.oct >= sol.bound.value
+    plan = {
+        a: q + [{"action": "Wait", "duration": w}] for (a, q), w in zip(free.plan.items(), waits, strict=True)
+    }
+    sol = solve(level, time_limit=BUDGET, fixed=plan)
+    assert same(sol.plan, plan)
+    assert sol.result.to_dict() == simulate(level, plan, record=False).to_dict()
+    assert sol.oct >= sol.bound.value >= max(6 + waits[0], 8 + waits[1])  # each queue's own end
+
+
+def test_a_better_plan_is_made_leaner_macro_by_macro():
+    from game.engine.plan import read_action
+    from game.planners.solver.partner.search import _cuts
+
+    queue = tuple(read_action(a) for a in [mv(1, 2), it("a"), wait(3), it("b"), pr("b")])
+    cuts = [[str(a) for a in q] for q in _cuts(queue)]
+    assert cuts == [
+        ["MoveTo(1, 2)", "Interact(a)", "Wait(3)", "Interact(b)"],  # the last macro
+        ["MoveTo(1, 2)", "Interact(a)", "Process(b)"],
+        ["Wait(3)", "Interact(b)", "Process(b)"],
+        ["MoveTo(1, 2)", "Interact(a)"],  # two in a row
+        ["Process(b)"],
+        ["MoveTo(1, 2)", "Interact(a)", "Interact(b)", "Process(b)"],  # the Wait
+    ]
 
 
 def test_every_agent_fixed_and_failing_is_said_in_the_engines_words(handover):
@@ -153,3 +174,35 @@ def test_the_human_agent1_of_the_salad_kitchen_gets_a_partner_as_fast_as_the_hum
     assert same(sol.plan["agent1"], human["plan"]["agent1"])
     assert sol.done and sol.oct <= human["time"]
     assert sol.oct >= sol.bound.value >= 46  # agent1's queue ends at 46
+
+
+def test_fixed_queues_that_never_act_leave_the_free_agents_own_bound():
+    # agent1 only walks: every plan is agent2's alone, whose bound holds
+    level = kitchen(["#LCPW#", "#....#", "#1..2#"], STATIONS, ("salad_basic",))
+    alone = solve(level.replace(agents=level.agents[1:]), time_limit=0.3)
+    sol = solve(level, time_limit=BUDGET, fixed={"agent1": [mv(2, 2)]})
+    assert sol.done and sol.bound.terms["free agents alone"] == alone.bound.value
+    assert sol.oct >= sol.bound.value >= alone.bound.value
+
+
+def test_free_agents_that_cannot_serve_alone_beside_idle_fixed_ones_is_said_in_words():
+    # a wall between the two, a table across it: agent2 alone cannot reach the lettuce
+    level = kitchen(["#########", "#LCP#..W#", "#1..T.2.#", "#########"], STATIONS, ("salad_basic",))
+    assert solve(level, time_limit=0.3).done  # the pair can
+    with pytest.raises(Unsolvable, match="agent1 never act at a station, and agent2 alone cannot serve"):
+        solve(level, time_limit=BUDGET, fixed={"agent1": []})
+
+
+def test_the_same_fixed_queue_gives_the_same_plan(handover):
+    level, free = handover
+    runs = [solve(level, time_limit=BUDGET, fixed={"agent2": free.plan["agent2"]}) for _ in range(2)]
+    assert same(runs[0].plan, runs[1].plan) and runs[0].evaluations == runs[1].evaluations
+
+
+def test_no_plan_found_within_the_budget_is_said_and_keeps_the_fixed_queue():
+    # agent1 takes the only plate and keeps it: nothing can be served, though no check proves it
+    level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
+    queue = [mv(3, 2), it("table1")]
+    sol = solve(level, time_limit=BUDGET, fixed={"agent1": queue})
+    assert not sol.done and sol.plan == {"agent1": queue, "agent2": []}
+    assert sol.note.startswith("no plan for agent2 around the fixed queues found in ")

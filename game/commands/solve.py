@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"lower bound on OCT: {b.describe()}")
         return 0
-    report = None if args.json or args.no_progress else progress_printer()
+    report = None if args.json or args.no_progress else progress_printer(bool(fixed))
     try:
         sol = solve(
             level,
@@ -162,15 +162,17 @@ def run(args: argparse.Namespace) -> int:
     return 0 if sol.done else 1
 
 
-def progress_printer():
+def progress_printer(fixed: bool = False):
     """A progress callback printing a line to stderr whenever the best OCT improves (and one
-    while the lower bound is worked out, which comes first and may take seconds)."""
+    while the lower bound is worked out, which comes first and may take seconds; with fixed
+    queues the search comes first and the bound after the first plan)."""
     last: list = [None]
 
     def report(p: Progress) -> None:
         if p.bound is None and p.best_oct is None and last[0] is None:
             last[0] = "bounding"
-            print("  working out the lower bound ...", file=sys.stderr, flush=True)
+            doing = "planning around the fixed queues" if fixed else "working out the lower bound"
+            print(f"  {doing} ...", file=sys.stderr, flush=True)
         if p.best_oct is not None and p.best_oct != last[0]:
             last[0] = p.best_oct
             print(f"  {p.describe()}", file=sys.stderr, flush=True)
@@ -209,7 +211,8 @@ def describe(sol: Solution, args: argparse.Namespace) -> str:
         f"  lower bound {sol.bound.value}, gap {sol.gap:.1%}"
         if sol.gap is not None
         else f"  lower bound {sol.bound.value}",
-        f"  searched {sol.evaluations} schedules in {sol.seconds:.1f} s",
+        f"  searched {sol.evaluations} {'engine runs' if sol.extra.get('partner') else 'schedules'} "
+        f"in {sol.seconds:.1f} s",
     ]
     for agent in r.agent_progress:
         lines.append(

@@ -45,6 +45,9 @@ EXACT_STATES_S = 2400
 # that proves floors keeps the rest, as many states as it had alone at 1,800 a second
 WEIGHTED_SHARE = 0.25
 WEIGHT = 2.0
+# limit of the schedule search whose plan, made without the constraint, seeds the search around
+# fixed queues (`partner`)
+SEED_LIMIT = 0.5
 
 
 @dataclass
@@ -197,7 +200,7 @@ class Planner:
             from .partner import Partner
 
             self.partner = Partner(level, self.rules, fixed, time_limit)
-            self.bound = self.partner.bound_for(self.bound)
+            self.bound = self.partner.bound_for(self.bound, alone=False)  # the rest comes later
             self.state_budget = 0
 
     def progress(self, done: bool = False) -> Progress:
@@ -246,7 +249,7 @@ class Planner:
         partner = self.partner
         self.budget = partner.budget
         free_bound = None
-        for used in partner.steps():
+        for used in partner.steps(self._partner_seed):
             self.used = used
             found = partner.best()
             if found is not None and (self.best is None or found[0] < self.best[0]):
@@ -266,6 +269,14 @@ class Planner:
             partner.explain()
         self.note = partner.note
         yield self.progress(done=True)
+
+    def _partner_seed(self) -> dict[str, list[dict[str, Any]]]:
+        """A plan of the level made without the constraint (the schedule search, on a small
+        budget): its free agents' queues seed the search around the fixed ones."""
+        run = Planner(self.level, self.rules, SEED_LIMIT, bound=Bound(0, {}), exact=False)
+        for _ in run.steps():
+            pass
+        return {} if run.best is None else run.best[2]
 
     def _partner_bound(self) -> Bound:
         free = lower_bound(self.level, self.rules, self.routes)
@@ -380,7 +391,7 @@ class Planner:
             self._seconds(),
             self.note,
             predicted,
-            {"exact": self.proof} if self.proof else {},
+            {"exact": self.proof} if self.proof else {"partner": True} if self.partner else {},
         )
 
     def _seconds(self) -> float:

@@ -12,12 +12,14 @@ the engine as judge (`search.PartnerSearch`)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import math
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from game.engine import Level, get_rules
+from game.engine import Action, Level, get_rules
+from game.engine.plan import read_action
 
-from ..bound import Bound
+from ..bound import Bound, lower_bound
 from ..model import Unsolvable
 from .checks import check_all_fixed, check_in_time, check_possible
 from .fixed import FixedQueues, check_fixed, time_fixed
@@ -39,7 +41,7 @@ def constrained_bound(free: Bound, fixed: FixedQueues) -> Bound:
     value = free.value
     for agent in fixed.raw:
         end = fixed.end(agent)
-        term = int(-(-end // 1))  # OCTs of whole-number plans are whole: round up
+        term = math.floor(end)  # a whole bound, never above the end (a Wait may be 2.5)
         if term > 0:
             terms[f"{agent} fixed"] = term
             value = max(value, term)
@@ -71,16 +73,35 @@ class Partner:
         self.note = ""
         self.impossible = ""  # why no plan exists, when the search found none and that is proven
 
-    def bound_for(self, free: Bound) -> Bound:
-        """The constrained bound; the search stops once a plan reaches it."""
+    def bound_for(self, free: Bound, alone: bool = True) -> Bound:
+        """The constrained bound; the search stops once a plan reaches it. Fixed queues with no
+        Interact or Process change nothing in the kitchen: then every plan is one of the free
+        agents alone, and (with `alone`, a second bound to work out) their own bound holds too."""
         bound = constrained_bound(free, self.fixed)
+        if alone and self.free and bound.finite and self.inert():
+            keep = tuple(a for a in self.level.agents if a.name in self.free)
+            own = lower_bound(self.level.replace(agents=keep), self.rules)
+            if own.value > bound.value:
+                bound = Bound(own.value, {**bound.terms, "free agents alone": own.value})
+            if not own.finite:
+                self.impossible = (
+                    f"{', '.join(self.fixed.raw)} never act at a station, and "
+                    f"{', '.join(self.free)} alone cannot serve the orders (something they need is "
+                    "out of their reach)"
+                )
         if self.search is not None and bound.finite:
             self.search.floor = max(self.search.floor, bound.value)
         return bound
 
+    def inert(self) -> bool:
+        """No fixed action acts on a station (walks, Waits and Finish only)."""
+        return all(a.name not in ("Interact", "Process") for q in self.fixed.actions.values() for a in q)
+
     def explain(self) -> None:
         """No plan found: prove why none exists where a check can (then `impossible` says it)."""
         try:
+            if self.impossible:
+                raise Unsolvable(self.impossible)
             check_in_time(self.level, self.rules, self.fixed)
         except Unsolvable as e:
             self.impossible = str(e)
@@ -90,14 +111,21 @@ class Partner:
     def used(self) -> int:
         return self.search.used if self.search else 0
 
-    def steps(self) -> Iterator[int]:
+    def steps(
+        self, seed: Callable[[], dict[str, Sequence[Mapping[str, Any]]]] | None = None
+    ) -> Iterator[int]:
+        """The search; `seed` (called at most once, when the first rounds found nothing) gives a
+        plan made without the constraint, whose free agents' queues are tried as they are."""
         if self.search is None:
             return
-        yield from self.search.steps()
+        yield from self.search.steps(None if seed is None else lambda: self._seed_queues(seed()))
         if self.search.best is None:
             self.note = (
                 f"no plan for {', '.join(self.free)} around the fixed queues found in {self.used} runs"
             )
+
+    def _seed_queues(self, plan: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, tuple[Action, ...]]:
+        return {a: tuple(read_action(x) for x in plan.get(a, ())) for a in self.free}
 
     def best(self) -> tuple[float, dict[str, list[dict[str, Any]]]] | None:
         """(OCT, whole plan) of the best plan so far: fixed queues as given, the others found."""

@@ -15,7 +15,7 @@ round is the same sequence of runs whatever the machine, ended by a budget of ru
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +38,8 @@ WIDTHS = (1, 3, 8, 20, 50, 120, 300)  # beam widths of the rounds, then the last
 MAX_DEPTH = 120  # macro actions of all free agents together
 EMPTY_TABLES = 2  # empty tables tried as a place to put something down (the nearest)
 LATER = 2  # later instants tried at a station, besides arriving
+LOOK = 4  # nodes looked one step further from, on a plateau
+SEED_ROUND = 1  # the round after which a seed is tried
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Node:
     left: float = 0
     cut: float = 0.0  # fixed queue time the run did not reach (it stopped at an error first)
     slack: float = math.inf  # time from the next decision to that error
+    parent: Node | None = None
     done: bool = False
     oct: float = 0.0
     error: ErrorDetail | None = None
@@ -82,6 +85,7 @@ class PartnerSearch:
         self.used = 0
         self.best: Node | None = None
         self.polished: Node | None = None
+        self.seed_tried = False
         self.floor = 0.0  # a lower bound: a plan this fast ends the search
         self.improved: list[Node] = []
         self.work = Work(level)
@@ -237,7 +241,9 @@ class PartnerSearch:
         if item is None:
             return False
         need = sum(n == item for needs in self.work.needs[view.served :] for n, _, _ in needs)
-        have = sum(_count(code, item) for code in (*view.surfaces.values(), *view.held.values()))
+        # a fixed agent done with its queue keeps what it holds for good
+        hands = [c for a, c in view.held.items() if a in self.free or self.fixed.end(a) > view.time]
+        have = sum(_count(code, item) for code in (*view.surfaces.values(), *hands))
         return have < need
 
     def moments(
@@ -315,8 +321,11 @@ class PartnerSearch:
     def optimal(self) -> bool:
         return self.best is not None and self.best.oct <= self.floor
 
-    def steps(self) -> Iterator[int]:
-        """The search, yielding the runs used so far after each expansion."""
+    def steps(self, seed: Callable[[], dict[str, tuple[Action, ...]]] | None = None) -> Iterator[int]:
+        """The search, yielding the runs used so far after each expansion. After the second
+        round (or at the end of the budget, if that comes first), `seed` gives the free agents'
+        queues of a plan made without the constraint (it takes a while: not before the first
+        plans); when the engine serves the orders with them as they are, that is a plan too."""
         root = self.root()
         if self.consider(root) or self.dead(root):
             self.polished = self.best  # the free agents do nothing: nothing to drop
@@ -327,10 +336,26 @@ class PartnerSearch:
             width = WIDTHS[min(round_, len(WIDTHS) - 1)]
             before = self.used
             yield from self.beam(root, width)
+            if round_ == SEED_ROUND or self.used >= self.budget:
+                yield from self.seeded(seed)
             yield from self.polish()
             round_ += 1
             if round_ >= len(WIDTHS) and self.used == before:
                 return
+
+    def seeded(self, seed: Callable[[], dict[str, tuple[Action, ...]]] | None) -> Iterator[int]:
+        """Try the seed, once."""
+        if seed is None or self.seed_tried or self.optimal():
+            return
+        self.seed_tried = True
+        queues = seed()
+        if not queues:
+            return
+        trial = {a: tuple(queues.get(a, ())) for a in self.free}
+        done, oct_ = self.run(trial)
+        yield self.used
+        if done:
+            self.consider(Node(trial, dict.fromkeys(self.free, oct_), {}, done=True, oct=oct_))
 
     def beam(self, root: Node, width: int) -> Iterator[int]:
         layer = [root]
@@ -338,20 +363,36 @@ class PartnerSearch:
         for _ in range(MAX_DEPTH):
             pool: list[Node] = []
             for node in layer:
-                for child in self.children(node):
-                    if self.consider(child) or self.dead(child):
-                        continue
-                    if self.best is not None and min(child.frontier.values()) >= self.best.oct:
-                        continue
-                    pool.append(child)
-                yield self.used
+                pool += yield from self.expand(node)
                 if self.used >= self.budget or self.optimal():
                     return
+            if pool and not any(c.parent and (c.cut, c.left) < (c.parent.cut, c.parent.left) for c in pool):
+                # a plateau: no step gains anything (a hand to free first, say); look one
+                # step further from the most promising few, and keep their children
+                deeper: list[Node] = []
+                for node in sorted(pool, key=Node.score)[: max(LOOK, width)]:
+                    deeper += yield from self.expand(node)
+                    if self.used >= self.budget or self.optimal():
+                        return
+                pool = deeper or pool
             # half the beam by each ranking (all of it by the safe one when it is one node)
             layer = self.best_of(sorted(pool, key=Node.score), max(1, width - width // 2), seen)
             layer += self.best_of(sorted(pool, key=Node.bold), width // 2, seen)
             if not layer:
                 return
+
+    def expand(self, node: Node) -> Generator[int, None, list[Node]]:
+        """The node's children worth keeping (plans are kept as they are found)."""
+        out = []
+        for child in self.children(node):
+            child.parent = node
+            if self.consider(child) or self.dead(child):
+                continue
+            if self.best is not None and min(child.frontier.values()) >= self.best.oct:
+                continue
+            out.append(child)
+        yield self.used
+        return out
 
     @staticmethod
     def best_of(ranked: list[Node], count: int, seen: dict) -> list[Node]:

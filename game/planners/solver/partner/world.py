@@ -100,6 +100,7 @@ STEPS = {
     "pan": (HOP, HOP, HOP, HOP, HOP, HOP),
 }
 SERVE = HOP
+NO_PLATE = 6 * HOP  # an order with no plate in sight
 
 
 def steps_of(state: str, cookware: str | None) -> tuple[int, ...]:
@@ -180,6 +181,7 @@ class Work:
             and Counter(i.key for i in a.held.contents) in wants
         }
         owner: dict[int, int] = {}  # container -> the order its food goes to (all of it: one batch)
+        plateless = 0  # orders with no plate begun
         total = 0.0
         for j, needs in enumerate(self.needs[served:]):
             total += SERVE
@@ -207,7 +209,10 @@ class Work:
                 total += sum(steps) - best
             if mine is not None and mine in ready:  # a free agent carries it, complete, to be served
                 total -= CARRIED * SERVE
-        return total
+            if mine is None:
+                plateless += 1
+        supply = _plates(kitchen, hands, set(owner))
+        return total + sum(supply[k] if k < len(supply) else NO_PLATE for k in range(plateless))
 
 
 def _ingredients(
@@ -234,6 +239,29 @@ def _ingredients(
             where = item.kind if cooks else "loose"
             for i in item.contents:
                 yield i.name, i.state, where, carried, id(item)
+
+
+def _plates(kitchen: Kitchen, hands: set[str], taken: set[int]) -> list[float]:
+    """What it costs to have each plate no order has begun (cheapest first): an empty clean one
+    nothing, a dirty one in a sink its wash, one in a free hand the sink and the wash, one waiting
+    or due at the plate return the walk, the sink and the wash."""
+    kinds = kitchen.level.station_by_name
+    out: list[float] = []
+    places = [(n, i) for n, i in kitchen.surface.items()] + [
+        ("", a.held) for a in kitchen.agents if a.name in hands
+    ]
+    for place, item in places:
+        if (
+            isinstance(item, Container)
+            and item.kind == "plate"
+            and not item.contents
+            and id(item) not in taken
+        ):
+            out.append(0.0)
+        elif isinstance(item, DirtyPlate):
+            out.append(HOP if place and kinds[place].kind == "sink" else 2 * HOP)
+    out += [3 * HOP] * (sum(kitchen.dirty_plates.values()) + len(kitchen.pending_returns))
+    return sorted(out)
 
 
 def _fits(box: Container, wants: list[Counter[str]]) -> bool:
