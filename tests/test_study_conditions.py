@@ -172,8 +172,8 @@ def test_report_study_compares_real_sessions_by_their_recorded_condition(tmp_pat
     assert {r["participant"]: r["condition"] for r in data["runs"]} == {
         "ann": "solo",
         "bob": "solo",
-        "cat": PLANNER,
-        "dan": PLANNER,
+        f"cat [{PLANNER}]": PLANNER,  # the label says the condition, in every table
+        f"dan [{PLANNER}]": PLANNER,
     }
     rows = {(c["group"], c["condition"]): c for c in data["conditions"]}
     level = "tutorial/04_two_cooks (tutorial)"
@@ -184,3 +184,6 @@ def test_report_study_compares_real_sessions_by_their_recorded_condition(tmp_pat
     assert planning["value"] == -65 and planning["n_solo"] == 2 and planning["n_condition"] == 2
     assert planning["low"] == pytest.approx(-65 - T975_1 * math.sqrt(125), abs=0.01)
     assert diff[(level, "pOCT")]["value"] == 0 and data["conditions_note"].startswith("Each condition's")
+    capsys.readouterr()
+    assert main(["report", str(folders[2])]) == 0  # without --study too
+    assert f"| cat [{PLANNER}] |" in capsys.readouterr().out

@@ -221,3 +221,23 @@ def test_study_list_says_which_sessions_have_a_partner(tmp_path, monkeypatch, ca
     lines = {line.split()[1]: line for line in capsys.readouterr().out.splitlines()}
     assert "(protocol duo, partner planner (person: agent1), fixed;" in lines["ann"]
     assert "(protocol duo, fixed;" in lines["bob"]
+
+
+def test_study_with_a_partner_protocol_starts_a_partner_session(tmp_path, monkeypatch, capsys):
+    from game.cli import main
+    from game.ui import store as ui_store
+    from game.ui.app import App
+
+    monkeypatch.setenv(ui_store.ENV_DATA, str(tmp_path / "data"))
+    monkeypatch.setattr(App, "run", lambda self: None)  # the window is not opened
+    path = write(
+        tmp_path, partner="http://localhost:8000/v1/llama3/cot", person_agents=["agent2"], warmup=None
+    )
+    assert main(["study", "--protocol", str(path), "--participant", "eve"]) == 0
+    (folder,) = (tmp_path / "data" / "studies").iterdir()
+    s = SessionStore.open(folder).session
+    assert s.partner["model"] == "llama3" and s.partner["person_agents"] == ["agent2"]
+    assert s.condition_name == "partner llm llama3 cot (person: agent2)"
+    bad = write(tmp_path, partner="http://localhost:8000/v1/llama3/guess")
+    assert main(["study", "--protocol", str(bad), "--participant", "fay"]) == 2
+    assert "field 'partner.method' must be one of" in capsys.readouterr().err

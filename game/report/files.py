@@ -105,13 +105,19 @@ def is_result(data: Any) -> bool:
 
 def label_of(data: dict[str, Any], path: Path) -> str:
     """Who produced a result: its own label (`run --label`, a study's participant), its method
-    and model, its source kind, or `human` for ParaCook's; a partner run (`llm --fix`) adds
-    which agents were fixed, so that no table passes it off as the model's alone."""
+    and model, its source kind, or `human` for ParaCook's. A partner run adds what it was, so
+    that no table passes it off as one planner's alone: which agents were fixed (`llm --fix`),
+    or a study's partner condition."""
     source = data.get("source") if isinstance(data.get("source"), dict) else {}
+    label = _own_label(data, source, path)
     fixed = data.get("fixed_agents", source.get("fixed_agents"))
     if isinstance(fixed, list) and fixed and all(isinstance(a, str) for a in fixed):
-        return f"{_own_label(data, source, path)} ({', '.join(a[:64] for a in fixed[:8])} fixed)"
-    return _own_label(data, source, path)
+        label = f"{label} ({', '.join(a[:64] for a in fixed[:8])} fixed)"
+    study = source.get("study") if isinstance(source.get("study"), dict) else {}
+    condition = study.get("condition")
+    if isinstance(condition, str) and condition.strip() not in ("", "solo"):
+        label = f"{label} [{condition.strip()[:MAX_CONDITION_CHARS]}]"
+    return label
 
 
 def _own_label(data: dict[str, Any], source: dict[str, Any], path: Path) -> str:

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 from game.inputs import MAX_PARTICIPANT_CHARS, short_repr
 
-from .partner import Partner, PartnerSpecError, condition_of
+from .partner import MAX_NAME_CHARS, Partner, PartnerSpecError, condition_of
 
 ORDERS = ("fixed", "shuffled", "counterbalanced")
 # What happened to a level: served or failed once submitted, abandoned when opened and left
@@ -261,7 +261,7 @@ def replan_entry(at: float, changed: list[str], partner_oct: float | None, serve
         raise ValueError(f"served must be true or false, not {short_repr(served)}")
     return {
         "at": round(float(at), 3),
-        "changed": list(changed)[:MAX_CHANGED],
+        "changed": [a[:MAX_NAME_CHARS] for a in list(changed)[:MAX_CHANGED]],
         "partner_oct": partner_oct,
         "served": served,
     }
@@ -274,7 +274,7 @@ def _replan_ok(v: Any) -> bool:
         and _number(v["at"])
         and isinstance(v["changed"], list)
         and len(v["changed"]) <= MAX_CHANGED
-        and all(isinstance(a, str) and len(a) <= 64 for a in v["changed"])
+        and all(isinstance(a, str) and len(a) <= MAX_NAME_CHARS for a in v["changed"])
         and (v["partner_oct"] is None or _number(v["partner_oct"]))
         and isinstance(v["served"], bool)
     )
