@@ -6,13 +6,20 @@ idle    CPU used by the play window, the level browser and the replay viewer in 
         loop with nothing happening, over --idle-seconds each; budget 5% of one core.
 strong  frame times while the built-in planner runs in the background (Strong plan), from the
         press to its card; budget: no frame over 50 ms.
+partner partner mode with the built-in planner on the four two-agent human-study kitchens (salad 42,
+        burger 42, sushi 84, pasta 126, 2 orders): the person's agent1 starts from the planner's own
+        agent1 queue, then each edit (a Wait put in or taken out) is timed from the edit to the
+        frame that shows the partner's new agent2 queue; budget: p95 within 1 s, and no frame of
+        the window over 50 ms meanwhile.
 
-  python benchmarks/play_bench.py [--only edit|idle|strong] [--edits 200] [--level PATH]
+  python benchmarks/play_bench.py [--only edit|idle|strong|partner] [--edits 200] [--level PATH]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import os
 import statistics
 import sys
@@ -28,6 +35,7 @@ os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame  # noqa: E402
 
+from game.engine import Level, parse_plan, plan_to_dict  # noqa: E402
 from game.levels import load_level  # noqa: E402
 from game.ui import store  # noqa: E402
 from game.ui.app import App  # noqa: E402
@@ -177,9 +185,139 @@ def bench_strong(level_path: Path, surface: pygame.Surface) -> bool:
     return done and max(frames) <= FRAME_BUDGET_MS
 
 
+PARTNER_KITCHENS = ("salad/seed_42", "burger/seed_42", "sushi/seed_84", "pasta/seed_126")
+PARTNER_BUDGET_S = 1.0
+PARACOOK = Path(os.environ.get("PARACOOK_DIR") or ROOT.parent / "shared" / "paracook")
+
+
+def partner_kitchens() -> list[tuple[str, Level, list]]:
+    """(name, level, the person's agent1 queue to start from): the paper's kitchens with the human
+    pair's agent1 queue when ../shared/paracook is here, else the bundled stand-ins with the
+    planner's own agent1 queue."""
+    from game.planners.solver import solve
+
+    out = []
+    if PARACOOK.is_dir():
+        orders = json.loads((PARACOOK / "orders.json").read_text())
+        for name in PARTNER_KITCHENS:
+            dish, seed = name.split("/")
+            level = load_level(
+                PARACOOK / "maps" / dish / seed / "agent_num_2.json", orders[f"{name}/orders_num_2"]
+            )
+            human = json.loads((PARACOOK / "human" / name / "agent_num_2" / "orders_num_2.json").read_text())
+            queue = parse_plan(human["plan"], level.agent_names)["agent1"]
+            out.append((f"paper {name} (human agent1)", level, list(queue)))
+        return out
+    for name in PARTNER_KITCHENS:
+        dish, seed = name.split("/")
+        level = load_level(ROOT / "levels" / "suite" / dish / seed / "agent_num_2" / "orders_num_2.yaml")
+        plan = solve(level, time_limit=2).plan
+        data = plan if isinstance(plan, dict) else plan_to_dict(plan)
+        out.append(
+            (f"suite {name} (planner's agent1)", level, list(parse_plan(data, level.agent_names)["agent1"]))
+        )
+    return out
+
+
+def _partner_round(
+    app: App, play: PlayScreen, frames: list[float], work: list[float], limit: float = 30.0
+) -> float | None:
+    """Step the app's loop (as it runs: paced at 60 fps) until the partner's next answer is drawn;
+    the seconds it took, or None when it did not come within `limit`."""
+    seen = len(play.partner.state.history)
+    start = time.perf_counter()
+    while time.perf_counter() - start < limit:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        app.step()
+        frames.append((time.perf_counter() - t0) * 1000)
+        work.append((time.thread_time() - c0) * 1000)
+        if len(play.partner.state.history) > seen:  # taken in update, drawn in the same step
+            return time.perf_counter() - start
+    return None
+
+
+def _octs(octs: list[float]) -> str:
+    if not octs:
+        return "none served"
+    return f"median {statistics.median(octs):g}, best {min(octs):g}"
+
+
+def _spread(times: list[float]) -> str:
+    if not times:
+        return "none"
+    return f"{len(times)}, median {statistics.median(times):.2f} s, max {max(times):.2f} s"
+
+
+def bench_partner(edits: int, surface: pygame.Surface) -> bool:
+    from game.study.partner import Partner
+    from game.ui import planner_job
+
+    if not planner_job.solver_available():
+        print("  partner: the built-in planner is not installed; skipped")
+        return True
+    plans: list[float] = []  # edit -> the partner's new plan drawn
+    asked: list[float] = []  # of which: the request sent -> the answer read (the partner's process)
+    no_plan: list[float] = []  # edit -> "no new plan" drawn (found none; old queues kept or not)
+    frames: list[float] = []
+    work: list[float] = []  # the window thread's CPU time per frame
+    failures: list[str] = []
+    for name, level, base_queue in partner_kitchens():
+        play = PlayScreen(level, {"agent1": base_queue}, size=SIZE, restore=False)
+        app = App(play, surface)
+        app.step(1 / 60)
+        play.partner.start(Partner("planner", person_agents=("agent1",)))
+        first = _partner_round(app, play, [], [], limit=60)
+        ed = play.editor
+        ed.select_agent("agent1")
+        here: list[float] = []
+        none_here: list[float] = []
+        for i in range(edits):
+            ed.select_action(min(1 + i % 3, len(ed.queues["agent1"]) - 1), "agent1")
+            if i % 2 == 0:
+                play.edit(ed.queue_wait, 1)
+            else:
+                play.undo()
+            took = _partner_round(app, play, frames, work)
+            state = play.partner.state
+            if took is not None and state.status == "ready" and not state.last.kept:
+                here.append(took)
+                asked.append(state.last.elapsed)
+            elif took is not None and (state.found_none or state.last.kept):
+                none_here.append(took)
+            else:
+                failures.append(f"{name} edit {i}: {state.status} {state.error}")
+        plans += here
+        no_plan += none_here
+        served = [r.partner_oct for r in play.partner.state.history[1:] if r.served]  # after edits
+        print(
+            f"  {name}: first answer {first or float('nan'):.2f} s (the partner's process starting); "
+            f"new plans {_spread(here)}; no new plan {_spread(none_here)}; "
+            f"OCT after the edits {_octs(served)} (human pair {human_time(level)})"
+        )
+        play.close()
+    p95 = percentile(plans, 0.95) if plans else math.inf
+    print(
+        f"  partner: edit to the partner's new plan on screen: {_spread(plans)}, p95 {p95:.2f} s (budget "
+        f"p95 {PARTNER_BUDGET_S:g} s), of which the partner's process, request to answer: {_spread(asked)}; "
+        f"edit to 'no new plan': {_spread(no_plan)}; {len(frames)} frames "
+        f"meanwhile: median {statistics.median(frames):.1f} ms, p95 {percentile(frames, 0.95):.1f} ms, max "
+        f"{max(frames):.1f} ms (budget {FRAME_BUDGET_MS:g} ms); the window thread's CPU per frame: median "
+        f"{statistics.median(work):.1f} ms, max {max(work):.1f} ms; load average {os.getloadavg()[0]:.1f}"
+    )
+    for f in failures:
+        print(f"  FAILED {f}")
+    return not failures and p95 <= PARTNER_BUDGET_S and max(frames) <= FRAME_BUDGET_MS
+
+
+def human_time(level: Level) -> str:
+    ref = store.human_reference(level)
+    return "unknown" if ref is None else f"{ref[0]:g}"
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("edit", "idle", "strong"))
+    ap.add_argument("--only", choices=("edit", "idle", "strong", "partner"))
+    ap.add_argument("--partner-edits", type=int, default=12, help="edits per kitchen (partner)")
     ap.add_argument("--edits", type=int, default=200)
     ap.add_argument("--idle-seconds", type=float, default=10.0)
     ap.add_argument("--level", type=Path, default=DEFAULT_LEVEL)
@@ -197,6 +335,8 @@ def main() -> int:
             ok &= bench_idle(args.level, args.idle_seconds, surface)
         if args.only in (None, "strong"):
             ok &= bench_strong(args.level, surface)
+        if args.only in (None, "partner"):
+            ok &= bench_partner(args.partner_edits, surface)
         pygame.quit()
     return 0 if ok else 1
 

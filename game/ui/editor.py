@@ -394,6 +394,18 @@ class PlanEditor:
         self._changed()
         return True
 
+    def set_queues(self, queues: Mapping[str, Iterable[Action]]) -> None:
+        """Replace some agents' queues, not as an undo step (a partner's re-plan: undoing the
+        person's edit gives the partner's earlier queues back with it)."""
+        for agent, queue in queues.items():
+            self.queues[agent] = list(queue)
+            cur = self.cursor[agent]
+            if cur is not None and cur >= len(self.queues[agent]):
+                self.cursor[agent] = None
+        if self.last_edit is not None and self.last_edit[0] in queues:
+            self.last_edit = None
+        self._changed()
+
     def replace_plan(self, plan: Mapping[str, Iterable[Action]]) -> None:
         """Load a whole plan (undoable)."""
         self._checkpoint()

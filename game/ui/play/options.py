@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 # Result-card rows that compare with other results (hidden in a study).
 COMPARISON_ROWS = ("Your best here", "Human baseline", "Built-in planner", "Lower bound")
@@ -22,6 +23,9 @@ class PlayOptions:
     labels: dict[str, str] = field(default_factory=dict)  # button name ("card:NAME" on the card) -> text
     # called with "edit", "undo", "redo", "preview" (playing or seeking), "finish"
     on_event: Callable[[str], None] | None = None
+    partner_dialog: bool = True  # the Partner button (choose a partner, your agents, partner first)
+    partner: Any = None  # a study.partner.Partner: partner mode from the start, its agents fixed
+    on_replan: Callable[[Any], None] | None = None  # called with each partner.Replan
 
     def tell(self, what: str) -> None:
         if self.on_event is not None:
@@ -40,4 +44,5 @@ def study_options(on_event: Callable[[str], None]) -> PlayOptions:
         hidden_rows=COMPARISON_ROWS,
         labels={"back": "Pause", "card:back": "Submit..."},
         on_event=on_event,
+        partner_dialog=False,
     )

@@ -52,7 +52,7 @@ class Pointer:
         if drag is None:
             return
         self.s.timeline.drag = None
-        if not self.s.editable():
+        if not self.s.editable(drag.agent):
             return
         self.s.editor.select_action(drag.index, drag.agent)
         if self.s.editor.set_wait(drag.index, drag.duration):

@@ -47,7 +47,14 @@ class QueuesView:
     def row_at(self, pos: tuple[int, int]) -> panels.QueueRow | None:
         return next((r for r in self.rows if r.rect.collidepoint(pos)), None)
 
-    def draw(self, surface: pygame.Surface, editor: PlanEditor, running: dict[str, int | None]) -> None:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        editor: PlanEditor,
+        running: dict[str, int | None],
+        partner: set[str] | None = None,
+    ) -> None:
+        """`partner`: the agents the partner plans (None: no partner, nobody's queue is marked)."""
         ed, err = editor, editor.error
         self.rows = []
         for i, (name, rect) in enumerate(zip(self.level.agent_names, self.columns(), strict=True)):
@@ -71,5 +78,6 @@ class QueuesView:
                 running.get(name),
                 summary,
                 self.scroll[name],
+                owner="" if partner is None else ("partner" if name in partner else "you"),
             )
             self.rows += panels.draw_queue_column(surface, rect, col)

@@ -37,6 +37,9 @@ from .keys import CTRL_KEYS, KEYS, WaitPrompt, is_help_key
 from .kitchen_view import KitchenView, click_hint
 from .layout import Layout
 from .options import PlayOptions
+from .partner import PartnerMode
+from .partner import label as partner_label
+from .partner_dialog import PartnerDialog
 from .planner_flow import PlannerFlow
 from .pointer import Pointer
 from .queues import QueuesView
@@ -97,6 +100,8 @@ class PlayScreen:
         self.autosave_warned = False
         self.pointer = Pointer(self)
         self.planner_flow = PlannerFlow(self)
+        self.partner = PartnerMode(self)
+        self.partner_dialog = PartnerDialog(self.manager)
         self.results = Results(self)
         if self.options.record_scores:  # the result card's bound, worked out in the background
             strong.warm_bound(level, self.editor.rules)
@@ -116,11 +121,16 @@ class PlayScreen:
         self.refresh()
         if self.editor.result.done:
             self.cards[self.fingerprint()] = self.results.card_for(None, None)
+        if self.options.partner is not None:  # a study's condition: partner mode from the start
+            self.partner.on_replan = self.options.on_replan
+            self.partner.start(self.options.partner, locked=True)
 
     def _hidden_buttons(self) -> list[str]:
         hidden = []
         if not (self.options.planner and strong.solver_available()):
             hidden.append("strong")
+        if not self.options.partner_dialog:
+            hidden.append("partner")
         if not self.options.files:
             hidden += FILE_BUTTONS
         return hidden
@@ -186,7 +196,7 @@ class PlayScreen:
 
     @property
     def dialog_open(self) -> bool:
-        return self.dialog_box.is_open
+        return self.dialog_box.is_open or self.partner_dialog.is_open
 
     def _card_rect(self) -> pygame.Rect:
         return self.card_view.rect(self.size)
@@ -204,6 +214,9 @@ class PlayScreen:
         if event.type == pygame.MOUSEMOTION:
             self.pointer.motion(event.pos)
         consumed = self.manager.process_events(event)
+        if self.partner_dialog.window is not None:
+            self._partner_dialog_event(event)
+            return
         if self.dialog_box.window is not None:
             purpose = self.dialog_box.purpose
             picked = self.dialog_box.handle(event)
@@ -239,6 +252,7 @@ class PlayScreen:
             self.follow_time()
         if self.job is not None:
             self.planner_flow.poll()
+        self.partner.update()
         if self.autosave_error:
             self.say(self.autosave_error, error=True)
             self.autosave_error = ""
@@ -266,15 +280,18 @@ class PlayScreen:
             self.title(),
             self.viewing is not None,
             self.job.state if self.job is not None else None,
+            self.partner.title_text() if self.viewing is None else ("", P.TEXT),
         )
         hover = self.kitchen.tile_at(self.mouse) if self._pointer_free() else None
         self.kitchen.draw(surface, ed, self.clock.t, hover)
         self._draw_scrub(surface)
         span = self.timeline.span_at(self.mouse) if self.mouse and self._pointer_free() else None
-        self.timeline.draw(surface, ed, self.clock.t, span)
+        theirs = set(self.partner.partner_agents) if self.viewing is None else set()
+        self.timeline.draw(surface, ed, self.clock.t, span, theirs)
         draw_status(surface, self.layout.status, ed, self._hint(), self.prompt is None)
-        self.queues.draw(surface, ed, self._running())
-        draw_side(surface, self.layout.side, ed, self.clock, self.wait_default, self.human)
+        self.queues.draw(surface, ed, self._running(), theirs if self.partner.active else None)
+        partner = self.partner.side_lines() if self.viewing is None else None
+        draw_side(surface, self.layout.side, ed, self.clock, self.wait_default, self.human, partner)
         self.card_view.draw(surface)
         self.manager.draw_ui(surface)
         if self.show_help:
@@ -303,6 +320,7 @@ class PlayScreen:
         """Leaving the screen (or the window closing): make sure the plan is on disk."""
         if self.job is not None:
             self.planner_flow.strong_plan()  # cancels it
+        self.partner.close()
         self._autosave()
         self.autosaver.stop()  # writes what is pending; a later edit starts the writer again
 
@@ -352,16 +370,18 @@ class PlayScreen:
         self.message, self.message_error, self.message_left = text, error, MESSAGE_SECONDS
         self._dirty = True
 
-    def editable(self) -> bool:
+    def editable(self, agent: str | None = None) -> bool:
+        """True when the person may edit now (`agent`'s queue, when one is named: an agent the
+        partner plans is taken over first)."""
         if self.viewing is not None:
             self.say(
                 "This is the built-in planner's plan: Esc returns to yours, U copies it into yours", True
             )
             return False
-        return True
+        return agent is None or self.partner.before_edit(agent)
 
     def edit(self, fn: Callable[..., Any], *args: Any) -> bool:
-        if not self.editable():
+        if not self.editable(self.editor.agent):
             return False
         try:
             fn(*args)
@@ -381,8 +401,14 @@ class PlayScreen:
         self.show_insertion()
         self._autosave()
         self.options.tell(what)
-        if self.editor.result.done:
+        if self.editor.result.done and not self.partner.active:  # with a partner: Enter shows it
             self.results.finish()
+
+    def after_partner(self) -> None:
+        """The partner's queues changed: what is shown follows; the person's edit stays in view."""
+        self.refresh()
+        self.clock.t = min(self.clock.t, self.clock.end)
+        self._autosave()
 
     def refresh(self) -> None:
         self.clock.set_end(self.shown.result.time)
@@ -408,7 +434,7 @@ class PlayScreen:
             self.say("nothing to redo")
 
     def delete(self) -> None:
-        if not self.editable():
+        if not self.editable(self.editor.agent):
             return
         if self.editor.delete():
             self.after_edit()
@@ -416,6 +442,9 @@ class PlayScreen:
             self.say("the queue is empty")
 
     def adjust_wait(self, delta: int) -> None:
+        selected_wait = self.editor.selected is not None and self.partner.is_partners(self.editor.agent)
+        if selected_wait and not self.editable(self.editor.agent):
+            return
         if self.viewing is None and self.editor.adjust_wait(delta):
             self.after_edit()
         else:
@@ -423,7 +452,7 @@ class PlayScreen:
             self.say(f"W queues Wait({panels.fmt(self.wait_default)}); select a Wait to change it")
 
     def open_prompt(self) -> None:
-        if self.editable():
+        if self.editable(self.editor.agent):
             self.prompt = WaitPrompt(self.wait_default)
 
     def escape(self) -> None:
@@ -489,7 +518,11 @@ class PlayScreen:
         self.results.open_card(card)
 
     def reopen_card(self) -> None:
-        """Enter: the result card of the plan as it stands, again."""
+        """Enter: the result card of the plan as it stands, again (with a partner, the first time)."""
+        if self.viewing is None and self.partner.active and self.editor.result.done:
+            if self.fingerprint() not in self.cards:
+                self.results.finish()
+                return
         card = self.cards.get(self.fingerprint()) if self.viewing is None else None
         if card is None:
             self.say("no result card: this plan does not serve every order yet", error=True)
@@ -606,6 +639,13 @@ class PlayScreen:
         if key == pygame.K_u and self.viewing is not None:
             self.use_planner_plan()
             return
+        if key == pygame.K_t and self.viewing is None:
+            self.partner.toggle_selected()
+            return
+        if key == pygame.K_r and self.partner.active and not self.partner.locked:  # a study's is fixed
+            self.partner.replan_now()
+            self.say("the partner re-plans now")
+            return
         command = KEYS.get(key)
         if command is not None:
             command(self, event)
@@ -621,6 +661,9 @@ class PlayScreen:
             return
         name = self.toolbar.name_of(element)
         if name is None:
+            return
+        if name == "cancel_partner":
+            self.partner.cancel()
             return
         self.close_card()
         self.show_help = name == "help" and not self.show_help
@@ -661,6 +704,32 @@ class PlayScreen:
             strong_button.set_text(label)
             tip = "Stop the built-in planner" if self.job is not None else STRONG_TIP
             strong_button.set_tooltip(tip)
+        self.toolbar.show_cancel(self.partner.state.status == "planning")
+
+    # -- the partner (partner.PartnerMode) ------------------------------------------------------------
+    def open_partner_dialog(self) -> None:
+        if self.partner.locked:
+            self.say("this study session sets the partner", error=True)
+            return
+        p = self.partner
+        self.partner_dialog.open(
+            self.size, self.level.agent_names, p.choice, p.mine, p.active, strong.solver_available()
+        )
+
+    def _partner_dialog_event(self, event: pygame.event.Event) -> None:
+        picked = self.partner_dialog.handle(event)
+        if picked is None:
+            return
+        if picked.action == "stop":
+            self.partner.stop()
+            self.say("no partner: every agent is yours")
+        elif picked.action in ("start", "first") and picked.choice is not None:
+            self.partner.start(picked.choice, picked.mine)
+            theirs = ", ".join(self.partner.partner_agents) or "no agent"
+            if picked.action == "first":
+                self.say("the partner plans every agent; an agent you edit becomes yours")
+            else:
+                self.say(f"{partner_label(picked.choice)} plans {theirs} around your queues")
 
 
 TOOLBAR_ACTIONS: dict[str, Callable[[PlayScreen], Any]] = {
@@ -674,5 +743,6 @@ TOOLBAR_ACTIONS: dict[str, Callable[[PlayScreen], Any]] = {
     "open": PlayScreen.open,
     "export": PlayScreen.export,
     "strong": PlayScreen.strong_plan,
+    "partner": PlayScreen.open_partner_dialog,
     "help": lambda s: None,  # toggled in _on_button
 }

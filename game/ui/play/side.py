@@ -38,7 +38,9 @@ def draw_side(
     clock: PlayClock,
     wait_default: float,
     human: tuple[float, str] | None = None,
+    partner: list[tuple[str, Any]] | None = None,
 ) -> None:
+    """`partner`: the Partner block's lines (partner mode), above the selected agent's."""
     panels.panel(surface, side)
     x, w = side.x + 16, side.w - 32
     r, level = ed.result, ed.level
@@ -49,10 +51,19 @@ def draw_side(
         line = f"Human time to beat: {panels.fmt(human[0])} ({human[1]})"
         y = panels.draw_lines(surface, x, y, w, [(line, P.TEXT_DIM)]) + 6
     info = agent_info_lines(ed, wait_default)
-    info_h = 24 + sum(len(panels.wrap(text, w, 17)) for text, _ in info) * 16 + 8
+    info_h = block_height(info, w)
+    partner_h = block_height(partner, w) if partner else 0
     if level.description and y + 60 < side.bottom - info_h:
         y = panels.heading(surface, "About this level", x, y, w)
         y = panels.draw_lines(surface, x, y, w, [(level.description, P.TEXT)]) + 10
-    y = panels.draw_recipes(surface, x, y, w, level, side.bottom - info_h) + 4
+    y = panels.draw_recipes(surface, x, y, w, level, side.bottom - info_h - partner_h) + 4
+    if partner:
+        y = panels.heading(surface, "Partner", x, max(y, side.bottom - info_h - partner_h), w)
+        y = panels.draw_lines(surface, x, y, w, partner) + 8
     y = panels.heading(surface, f"Selected: {ed.agent}", x, max(y, side.bottom - info_h), w)
     panels.draw_lines(surface, x, y, w, info)
+
+
+def block_height(lines: list[tuple[str, Any]], w: int) -> int:
+    """A headed block of lines, in pixels."""
+    return 24 + sum(len(panels.wrap(text, w, 17)) for text, _ in lines) * 16 + 8

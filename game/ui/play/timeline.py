@@ -25,6 +25,29 @@ from . import instant
 GRAB_PX = 6  # how close to a Wait's right end a press starts a drag
 INSERT = (255, 255, 255)
 MEETING = (240, 228, 66)
+STRIPE_GAP = 8
+
+
+def stripes(size: tuple[int, int]) -> pygame.Surface:
+    """Dark diagonal stripes over a partner's lane: its bars read as planned by someone else."""
+    img = pygame.Surface(size, pygame.SRCALPHA)
+    w, h = size
+    for x in range(-h, w, STRIPE_GAP):
+        pygame.draw.line(img, (10, 12, 18, 120), (x, h), (x + h, 0), 3)
+    return img
+
+
+def dashed_rect(
+    surface: pygame.Surface, colour: tuple[int, int, int], rect: pygame.Rect, dash: int = 6
+) -> None:
+    for x in range(rect.x, rect.right, 2 * dash):
+        end = min(x + dash, rect.right)
+        pygame.draw.line(surface, colour, (x, rect.y), (end, rect.y))
+        pygame.draw.line(surface, colour, (x, rect.bottom - 1), (end, rect.bottom - 1))
+    for y in range(rect.y, rect.bottom, 2 * dash):
+        end = min(y + dash, rect.bottom)
+        pygame.draw.line(surface, colour, (rect.x, y), (rect.x, end))
+        pygame.draw.line(surface, colour, (rect.right - 1, y), (rect.right - 1, end))
 
 
 @dataclass
@@ -45,6 +68,7 @@ class TimelineView:
         self.story: Narration | None = None
         self.drag: Drag | None = None
         self._revision = -1
+        self._stripes: pygame.Surface | None = None
 
     def refresh(self, editor: PlanEditor) -> None:
         """Rebuild after an edit (cheap when nothing changed)."""
@@ -112,7 +136,14 @@ class TimelineView:
             self.drag.duration = max(0.0, round(self.time_at(x) - self.drag.start))
 
     # -- drawing --------------------------------------------------------------------------------
-    def draw(self, surface: pygame.Surface, editor: PlanEditor, t: float, hover: ActionSpan | None) -> None:
+    def draw(
+        self,
+        surface: pygame.Surface,
+        editor: PlanEditor,
+        t: float,
+        hover: ActionSpan | None,
+        partner: set[str] | frozenset[str] = frozenset(),
+    ) -> None:
         g = self.gantt
         if g is None:
             return
@@ -120,6 +151,8 @@ class TimelineView:
         g.draw(surface, self.rect, t, hover, selected)
         clip = surface.get_clip()
         surface.set_clip(g.plot(self.rect).inflate(8, 8))
+        for agent in partner:  # the partner's lanes: striped bars, a dashed frame
+            self._draw_partner_lane(surface, self._lane(agent))
         self._draw_selection(surface, editor)
         self._draw_meetings(surface)
         if self.drag is not None:
@@ -148,6 +181,13 @@ class TimelineView:
             x = g.x_of(self.rect, ran[-1].end) if ran else g.x_of(self.rect, 0)
         pygame.draw.line(surface, INSERT, (x - 1, lane.y - 3), (x - 1, lane.bottom + 2), 3)
         pygame.draw.polygon(surface, INSERT, [(x - 6, lane.y - 4), (x + 4, lane.y - 4), (x - 1, lane.y + 2)])
+
+    def _draw_partner_lane(self, surface: pygame.Surface, lane: pygame.Rect) -> None:
+        size = (lane.w, lane.h)
+        if self._stripes is None or self._stripes.get_size() != size:
+            self._stripes = stripes(size)
+        surface.blit(self._stripes, lane.topleft)
+        dashed_rect(surface, P.PARTNER, lane.inflate(2, 2))
 
     def _draw_meetings(self, surface: pygame.Surface) -> None:
         g = self.gantt

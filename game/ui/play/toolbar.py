@@ -14,6 +14,8 @@ from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize, font
 
 STRONG_TIP = "Run the built-in planner on this level (in the background)"
+PARTNER_TIP = "Plan with a partner: the built-in planner or an LLM plans the agents you leave to it"
+CANCEL_TIP = "Stop the partner's re-plan (its queues stay as they were)"
 TOOLBAR = (
     ("back", "Levels", "Back to the level list"),
     ("play", "Play", "Play / pause (Space)"),
@@ -24,6 +26,7 @@ TOOLBAR = (
     ("save", "Save", "Save the plan (Ctrl+S)"),
     ("open", "Open", "Open a plan (Ctrl+O)"),
     ("export", "Export", "Export as ParaCook JSON (Ctrl+E)"),
+    ("partner", "Partner", PARTNER_TIP),
     ("strong", "Strong plan", STRONG_TIP),
     ("help", "Help", "Controls (F1 or ?)"),
 )
@@ -47,6 +50,11 @@ class Toolbar:
         self.hidden = set(hidden)
         for name in self.hidden:
             self.buttons[name].hide()
+        # shown in the title bar while the partner re-plans
+        self.cancel = pygame_gui.elements.UIButton(
+            pygame.Rect(0, 6, 80, 32), "Cancel", manager, tool_tip_text=CANCEL_TIP
+        )
+        self.cancel.hide()
 
     def place(self, width: int) -> None:
         x = width - 8
@@ -66,13 +74,23 @@ class Toolbar:
             x -= size + 4
             button.set_dimensions((size, 32))
             button.set_relative_position((x, 6))
+        self.cancel.set_relative_position((x - 4 - self.cancel.relative_rect.w, 6))
 
     @property
     def left(self) -> int:
         """The x where the leftmost visible button starts (the title ends before it)."""
-        return min((b.relative_rect.x for b in self.buttons.values() if b.visible), default=10_000)
+        shown = [b for b in (*self.buttons.values(), self.cancel) if b.visible]
+        return min((b.relative_rect.x for b in shown), default=10_000)
+
+    def show_cancel(self, show: bool) -> None:
+        if show and not self.cancel.visible:
+            self.cancel.show()
+        elif not show and self.cancel.visible:
+            self.cancel.hide()
 
     def name_of(self, element: object) -> str | None:
+        if element is self.cancel:
+            return "cancel_partner"
         return next((n for n, b in self.buttons.items() if b is element), None)
 
     def sync(self, playing: bool, enabled: dict[str, bool]) -> None:
@@ -127,13 +145,25 @@ def draw_job(surface: pygame.Surface, top: pygame.Rect, right: int, job: JobStat
 
 
 def draw_title_bar(
-    surface: pygame.Surface, top: pygame.Rect, right: int, title: str, viewing: bool, job: JobState | None
+    surface: pygame.Surface,
+    top: pygame.Rect,
+    right: int,
+    title: str,
+    viewing: bool,
+    job: JobState | None,
+    partner: tuple[str, tuple[int, int, int]] = ("", P.TEXT),
 ) -> None:
-    """The bar under the buttons: the level's title (or what is being viewed) and the planner's
-    progress while it runs, all left of `right` (where the buttons start)."""
+    """The bar under the buttons: the level's title (or what is being viewed), the planner's
+    progress while it runs and the partner's state, all left of `right` (where the buttons start)."""
     pygame.draw.rect(surface, P.PANEL, top)
     if job is not None:
         right = draw_job(surface, top, right, job) - 12
+    text, colour = partner
+    if text:  # the partner's state gets the room it needs, up to 65% of the bar; the title the rest
+        room = int(0.65 * (right - 12))
+        shown = ellipsize(text, room, 18)
+        box = blit_text(surface, shown, (right, top.centery), 18, colour, anchor="midright")
+        right = box.x - 16
     if viewing:
         text, colour = "Viewing the built-in planner's plan  -  Esc: back to yours, U: use it", panels.NEXT
     else:

@@ -41,6 +41,9 @@ PANEL_LIGHT = (48, 51, 61)
 TEXT = (232, 232, 236)
 TEXT_DIM = (150, 152, 162)
 GREYED = (95, 97, 105)
+# what a partner plans (its lanes' dashed frame, its queues' headers, its state): pale lavender,
+# no agent's colour; stripes and the word "partner" say it as well, for every eye
+PARTNER = (200, 190, 255)
 
 
 def agent_colour(index: int) -> Colour:

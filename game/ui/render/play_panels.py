@@ -79,6 +79,7 @@ class QueueColumn:
     running: int | None
     summary: str
     scroll: int = 0
+    owner: str = ""  # with a partner: "you" or "partner" (said in the header)
 
 
 def visible_rows(rect: pygame.Rect) -> int:
@@ -103,6 +104,8 @@ def draw_queue_column(surface: pygame.Surface, rect: pygame.Rect, col: QueueColu
         anchor="center",
     )
     blit_text(surface, col.agent, (rect.x + 40, rect.y + 5), 20, P.TEXT, bold=True)
+    if col.owner:
+        _draw_owner(surface, rect, col)
     shown = visible_rows(rect)
     hidden = len(col.actions) + 1 - col.scroll - shown
     note = f"{col.scroll} above, {max(0, hidden)} below" if col.scroll or hidden > 0 else ""
@@ -125,6 +128,19 @@ def draw_queue_column(surface: pygame.Surface, rect: pygame.Rect, col: QueueColu
         rows.append(QueueRow(col.agent, None if index == len(col.actions) else index, row))
         y += ROW_H
     return rows
+
+
+OWNER_TEXT = {"you": "yours", "partner": "partner plans it"}
+
+
+def _draw_owner(surface: pygame.Surface, rect: pygame.Rect, col: QueueColumn) -> None:
+    """Whose queue it is, after the agent's name; a partner's column gets a frame in its colour."""
+    x = rect.x + 40 + font(20, True).size(col.agent)[0] + 8
+    colour = P.PARTNER if col.owner == "partner" else P.TEXT_DIM
+    tag = blit_text(surface, OWNER_TEXT[col.owner], (x, rect.y + 8), 15, colour, bold=col.owner == "partner")
+    if col.owner == "partner":
+        pygame.draw.rect(surface, P.PARTNER, rect, 1)
+        pygame.draw.line(surface, P.PARTNER, (tag.x, tag.bottom + 1), (tag.right, tag.bottom + 1))
 
 
 def _draw_action_row(surface: pygame.Surface, row: pygame.Rect, col: QueueColumn, index: int) -> None:

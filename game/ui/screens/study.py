@@ -25,10 +25,13 @@ from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
 from game.storage import disk_message
 from game.study.export import export_session
+from game.study.partner import Partner, PartnerSpecError
 from game.study.persist import SessionStore, new_session, unfinished_sessions
 from game.study.session import LevelRecord, Session, SessionError
 from game.ui import store as ui_store
 from game.ui.play.options import study_options
+from game.ui.play.partner import Replan
+from game.ui.play.partner import label as partner_label
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize
@@ -250,6 +253,26 @@ def open_session(folder: Path, back: Any, size: tuple[int, int]) -> Any:
     return screen
 
 
+def session_partner(session: Session) -> Partner | None:
+    """The session's partner condition (None: the person plans every agent)."""
+    if session.partner is None:
+        return None
+    try:
+        return Partner.from_dict(session.partner)
+    except PartnerSpecError:
+        return None  # Session.from_dict checked it already; a damaged one was set aside there
+
+
+def partner_text(partner: Partner) -> str:
+    mine = ", ".join(partner.person_agents)
+    who = "the built-in planner" if partner.kind == "planner" else f"the model {partner_label(partner)}"
+    return (
+        f"You plan {mine}; your partner, {who}, plans the other agents. Whenever your queues "
+        "change, it plans its agents again around yours (the title bar says when it is working). "
+        "Its queues are striped on the timeline; they are its own: you cannot edit them."
+    )
+
+
 def level_title(session: Session, record: LevelRecord) -> str:
     """`Warm-up 1 of 2` or `Level 3 of 4`, the time limit if any, and the level's title."""
     warm = [r for r in session.levels if r.warmup]
@@ -308,6 +331,10 @@ class StudyIntroScreen(_Page):
         if s.time_limit:
             lines[0] += f" You have {_minutes(s.time_limit)} min of planning per kitchen."
         out += [(t, P.TEXT, TEXT - 2) for t in lines]
+        partner = session_partner(s)
+        if partner is not None:
+            out.append(("Your partner", P.TEXT_DIM, 18))
+            out.append((partner_text(partner), P.TEXT, TEXT - 2))
         return out
 
     def shown_text(self) -> str:
@@ -412,9 +439,11 @@ class StudyLevelScreen:
             return
         s = store.session
         level = level.replace(title=level_title(s, self.record))
-        self.play = PlayScreen(
-            level, plan, back=self, restore=False, size=self.size, options=study_options(self._on_change)
-        )
+        options = study_options(self._on_change)
+        partner = session_partner(s)
+        if partner is not None:  # the partner condition: the protocol's partner, its agents
+            options = replace(options, partner=partner, on_replan=self._on_replan)
+        self.play = PlayScreen(level, plan, back=self, restore=False, size=self.size, options=options)
         if self.record.history and not self.play.editor.load_history(self.record.history):
             self.play.say("the undo history of this level could not be restored", error=True)
         self.was_playing = False
@@ -434,6 +463,22 @@ class StudyLevelScreen:
         self.record.outcome = {"done": ed.result.done, "time": ed.result.time, "error": ed.result.error}
         self._save()
         self.store.log({"event": kind, **self.record.outcome, "plan": self.record.plan})
+
+    def _on_replan(self, replan: Replan) -> None:
+        """A partner re-plan reached the screen: recorded beside the person's edits (a failed
+        one is logged, with why)."""
+        ed = self.play.editor
+        self.record.plan = ed.plan_dict()
+        self.record.outcome = {"done": ed.result.done, "time": ed.result.time, "error": ed.result.error}
+        try:
+            if replan.error:
+                self.store.log({"event": "replan_failed", "error": replan.error})
+                self.store.save()
+            else:
+                self.store.record_replan(replan.changed, replan.partner_oct, replan.served, self.record.plan)
+            self.unsaved = 0.0
+        except (OSError, ValueError) as e:
+            self.play.say(f"the session could not be saved: {e}", error=True)
 
     def _save(self) -> None:
         try:
