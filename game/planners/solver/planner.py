@@ -267,10 +267,12 @@ class Planner:
                 free_bound = self._partner_bound()
             yield self.progress()
         self.used = partner.used
-        found = partner.best()
-        if found is not None and self.best is None:  # every agent fixed: the plan as given
+        found = partner.best()  # an improvement found after the last report counts too
+        if partner.search is None and found is not None:  # every agent fixed: the plan as given
             result = simulate(self.level, found[1], self.rules, record=False)
             self.best = (result.time, (result.time,), found[1], None)
+        elif found is not None and (self.best is None or found[0] < self.best[0]):
+            self.best = (found[0], (found[0],), found[1], None)
         if free_bound is None:
             self._partner_bound()
         if self.best is None:

@@ -6,7 +6,6 @@ are known before any search."""
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -160,12 +159,3 @@ def _duration(sim: Simulation, agent: Any, action: Action) -> float:
     if not math.isfinite(duration):
         raise ActionFailed("bad_duration", "its duration is not finite")
     return duration
-
-
-def identical(a: Any, b: Any) -> bool:
-    """Byte-identical under json.dumps(sort_keys=True), as the API promises for fixed queues."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
-def copy_queues(raw: dict[str, Queue]) -> dict[str, Queue]:
-    return copy.deepcopy(raw)
