@@ -57,3 +57,12 @@ def planless_partner(level, rules, fixed, progress=None):
 def patience_partner(level, rules, fixed, patience=None):
     """Answers with how long it was asked to search: Wait(patience), Wait(0) when not said."""
     return {a: [{"action": "Wait", "duration": patience or 0}] for a in level.agent_names if a not in fixed}
+
+
+def hint_partner(level, rules, fixed, hint=None):
+    """Answers with its hint's queue for each free agent plus one Wait: each answer one Wait
+    longer than the last shows that the previous plan came back as the hint."""
+    hint = hint or {}
+    return {
+        a: [*hint.get(a, []), {"action": "Wait", "duration": 1}] for a in level.agent_names if a not in fixed
+    }

@@ -229,6 +229,16 @@ def test_the_partner_searches_longer_at_first_and_when_asked_with_r():
     assert queue(d, "agent2") == waits(PATIENT_S)
 
 
+def test_each_replan_is_given_the_partners_previous_plan_as_its_hint():
+    d = partner_window(stand_in.hint_partner)
+    start_partner(d)
+    settle(d)
+    assert queue(d, "agent2") == waits(1)  # no earlier plan: no hint
+    d.click_station("dispenser1")
+    settle(d)
+    assert queue(d, "agent2") == waits(1) * 2  # the plan before the edit came back as the hint
+
+
 def test_the_dialog_needs_a_model_for_an_llm_and_stops_the_partner():
     d = partner_window()
     play = d.screen

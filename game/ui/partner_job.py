@@ -62,6 +62,7 @@ def planner_partner(
     progress: Any = None,
     patience: float | None = None,
     steady: bool = False,
+    hint: Any = None,
 ) -> Any:
     """The built-in planner as a partner: plans the agents that are not fixed with a short search
     (PLANNER_BUDGET_S of it by the solver's own measure, a number of engine runs; `patience`
@@ -69,7 +70,9 @@ def planner_partner(
     PLANNER_CAP_S (twice that while it has none) is then its answer; and until the kitchen's lower
     bounds are worked out (`warm_partner`, in the background) it answers at its first plan (the
     search would stop right after it to work them out). `steady` (a study): the budget alone
-    decides, never the clock, so the same queues get the same plan on any machine. Stopped at once
+    decides, never the clock, so the same queues get the same plan on any machine. `hint`, the
+    partner's previous plan, is tried first (an edit that does not clash with it is answered at
+    once), except in a study, where the plan must depend on the queues alone. Stopped at once
     when the window asks (the answer is then dropped). Returns {"plan", "found", "note"}: `found`
     False when no plan serves (the note says why)."""
     from game.planners.solver import solve
@@ -89,7 +92,8 @@ def planner_partner(
         seen["cut"] = late or (seen["best"] is not None and not BOUNDS_KEPT.is_set())
         return False if seen["cut"] else None
 
-    out = solve(level, rules=rules, time_limit=budget, progress=report, fixed=dict(fixed))
+    hint = None if steady else hint
+    out = solve(level, rules=rules, time_limit=budget, progress=report, fixed=dict(fixed), hint=hint)
     plan = out.plan if isinstance(out.plan, dict) else plan_to_dict(out.plan)
     found = bool(out.done)
     note = "" if found else (out.note or "no plan found")
@@ -126,6 +130,13 @@ def llm_partner(
     from game.planners.llm.partner import plan_around
 
     return plan_around(level, rules, dict(fixed), settings, progress=progress)
+
+
+def _plan_of(answer: Any) -> Any:
+    """The plan in a partner's answer (a plan, or {"plan", "found", ...}), if it served."""
+    if isinstance(answer, dict) and "plan" in answer:
+        return answer["plan"] if answer.get("found") else None
+    return answer if isinstance(answer, dict) else None
 
 
 def _parameters(fn: Any) -> Any:
@@ -166,6 +177,8 @@ def _child(conn: Any, partner: Partner, level: Level, rules: str) -> None:
     stopper = _Stopper(conn)
     progress = takes_progress(partner)
     takes_patience = "patience" in _parameters(partner)
+    takes_hint = "hint" in _parameters(partner)
+    last: Any = None  # the partner's previous plan, its hint for the next request
     while True:
         try:
             message = conn.recv()
@@ -177,9 +190,12 @@ def _child(conn: Any, partner: Partner, level: Level, rules: str) -> None:
         more: dict[str, Any] = {"progress": stopper} if progress else {}
         if patience is not None and takes_patience:
             more["patience"] = patience
+        if last is not None and takes_hint:
+            more["hint"] = last
         try:
             plan = partner(level, rules, fixed, **more)
             answer: tuple = ("done", request, plan)
+            last = _plan_of(plan) or last
         except BaseException as e:  # the window must hear of every failure
             answer = ("failed", request, failure_text(e))
         try:
