@@ -111,3 +111,25 @@ def test_fix_twice_for_one_agent_and_with_a_suite_are_refused(setup, capsys):
     assert code == 2 and "agent1 is fixed twice" in err
     code, _, err = run(capsys, "--suite", "x", "--out", str(folder / "o"), "--fix", f"agent1={f}")
     assert code == 2 and "cannot be used with --suite" in err
+
+
+def test_a_plan_made_around_fixed_queues_says_so_in_its_json_replay_and_report_label(setup, capsys):
+    from game.report.files import label_of
+
+    folder, level, plan = setup
+    f = folder / "queue2.json"
+    f.write_text(json.dumps(plan["agent2"]))
+    replay = folder / "around.json"
+    args = (level, "--fix", f"agent2={f}", "--time-limit", LIMIT)
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    got = json.loads(out)
+    assert got["fixed_agents"] == ["agent2"] and got["fixed"] == {"agent2": plan["agent2"]}
+    code, _, err = run(capsys, *args, "--replay", str(replay))
+    assert code == 0, err
+    data = json.loads(replay.read_text())
+    assert data["source"]["fixed_agents"] == ["agent2"]
+    assert data["source"]["fixed"] == {"agent2": plan["agent2"]}
+    assert label_of(data, replay).endswith("(agent2 fixed)")
+    code, out, _ = run(capsys, level, "--time-limit", LIMIT, "--json")  # none fixed: none said
+    assert code == 0 and "fixed_agents" not in json.loads(out)

@@ -195,6 +195,7 @@ def source(sol: Solution, time_limit: float) -> dict[str, Any]:
         "lower_bound": sol.bound.value if sol.bound.finite else None,
         "gap": None if sol.gap is None else round(sol.gap, 4),
         "evaluations": sol.evaluations,
+        **sol.fixed_fields(),
     }
 
 

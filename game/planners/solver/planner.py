@@ -89,7 +89,14 @@ class Solution:
             "seconds": round(self.seconds, 3),
             "bound_terms": dict(self.bound.terms),
             "note": self.note,
+            **self.fixed_fields(),
         }
+
+    def fixed_fields(self) -> dict[str, Any]:
+        """`fixed_agents` and `fixed` (their queues as given) of a plan made around fixed queues,
+        the names `llm --fix` results use, so that reports label the run."""
+        fixed = self.extra.get("fixed")
+        return {"fixed_agents": list(fixed), "fixed": fixed} if fixed else {}
 
 
 @dataclass(frozen=True)
@@ -401,8 +408,15 @@ class Planner:
             self._seconds(),
             self.note,
             predicted,
-            {"exact": self.proof} if self.proof else {"partner": True} if self.partner else {},
+            self._extra(),
         )
+
+    def _extra(self) -> dict[str, Any]:
+        if self.proof:
+            return {"exact": self.proof}
+        if self.partner is not None:  # what was fixed goes with every number made under it
+            return {"partner": True, "fixed": {a: list(q) for a, q in self.partner.raw.items()}}
+        return {}
 
     def _seconds(self) -> float:
         return time.monotonic() - self.start
