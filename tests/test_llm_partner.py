@@ -169,16 +169,16 @@ def test_with_every_agent_fixed_the_plan_is_run_without_a_call(server):
 @pytest.mark.parametrize(
     ("fixed", "said"),
     [
-        ({"agent9": []}, r"no agent called 'agent9' in this level \(agents: agent1, agent2\)"),
+        ({"agent9": []}, r"fixed queue for agent9: no such agent in this level \(agents: agent1, agent2\)"),
         (
             {"agent1": [{"action": "MoveTo"}, {"action": "Jump"}]},
-            r"agent1 action 0: field 'target' is missing",
+            r"fixed queue for agent1, action 0: field 'target' is missing",
         ),
         (
             {"agent1": [{"action": "Wait", "duration": 1}, {"action": "Dance"}]},
-            r"agent1 action 1: field 'action'",
+            r"fixed queue for agent1, action 1: field 'action'",
         ),
-        ({"agent1": {"action": "Finish"}}, r"agent1's queue must be a list"),
+        ({"agent1": {"action": "Finish"}}, r"fixed queue for agent1: must be a list"),
         ({"agent1": [{"action": "Finish"}] * 10_001}, r"10,001 actions, more than the 10,000"),
     ],
 )
@@ -326,7 +326,9 @@ def test_a_damaged_fixed_field_in_run_json_is_named(llm_server, tmp_path, capsys
     (out / "run.json").write_text(json.dumps(run))
     capsys.readouterr()
     assert main(["llm", "--replay-from", str(out), "--out", str(tmp_path / "again"), "--no-progress"]) == 2
-    assert "run.json field 'fixed': fixed: agent1 action 0: field 'action'" in capsys.readouterr().err
+    assert (
+        "run.json field 'fixed': fixed queue for agent1, action 0: field 'action'" in capsys.readouterr().err
+    )
 
 
 @pytest.mark.parametrize(
@@ -337,7 +339,7 @@ def test_a_damaged_fixed_field_in_run_json_is_named(llm_server, tmp_path, capsys
         (["agent1=LIST", "agent1=LIST"], "--fix agent1=...: agent1 is fixed twice"),
         (["agent1=LIST", "agent2=LIST"], "fixes every agent of kitchen_alpha:pasta_tomato"),
         (["agent1=MISSING"], "missing.json: cannot read the file"),
-        (["agent1=BAD"], "bad.json: agent1 action 2: field 'target' must be [x, y]"),
+        (["agent1=BAD"], "bad.json: fixed queue for agent1, action 2: field 'target' must be [x, y]"),
         (["agent1=NAN"], "nan.json: not usable JSON (NaN is not a JSON number)"),
         (["agent1=OTHER"], "other.json: no queue for agent1 in this plan (agents in it: 'chef')"),
         (["agent1=HUGE"], "more than the 10,000 a plan may give one agent"),

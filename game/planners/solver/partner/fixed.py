@@ -6,18 +6,17 @@ are known before any search."""
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from game.engine import MAX_ACTIONS_PER_AGENT, Action, Level
+from game import fixed as fixed_queues
+from game.engine import Action, Level
 from game.engine.errors import ActionFailed, ErrorDetail
-from game.engine.plan import UNREADABLE, read_action
+from game.engine.plan import read_action
 from game.engine.rules import RuleSet
-from game.engine.safe import preview
-from game.engine.simulator import Simulation, wait_duration
+from game.engine.simulator import Simulation
 
 Queue = list[dict[str, Any]]
 
@@ -69,51 +68,10 @@ class FixedQueues:
 
 
 def check_fixed(level: Level, fixed: Mapping[str, Sequence[Mapping[str, Any]]] | None) -> dict[str, Queue]:
-    """The fixed queues, checked and copied: ValueError naming the agent (and the action index)
-    for an unknown agent, a queue that is not a list of actions or an action that cannot be read."""
-    if not fixed:
-        return {}
-    if not isinstance(fixed, Mapping):
-        raise ValueError(f"fixed queues must map agent names to action lists, got {preview(fixed)}")
-    names = level.agent_names
-    out: dict[str, Queue] = {}
-    for agent, queue in fixed.items():
-        if agent not in names:
-            who = agent if isinstance(agent, str) and len(agent) <= 60 else preview(agent)
-            raise ValueError(
-                f"fixed queue for {who}: no such agent in this level (agents: {', '.join(names)})"
-            )
-        if isinstance(queue, (str, bytes)) or not isinstance(queue, Sequence):
-            raise ValueError(f"fixed queue for {agent}: must be a list of actions, got {preview(queue)}")
-        if len(queue) > MAX_ACTIONS_PER_AGENT:
-            raise ValueError(
-                f"fixed queue for {agent}: {len(queue)} actions, more than the {MAX_ACTIONS_PER_AGENT} "
-                "a plan may give one agent"
-            )
-        for i, raw in enumerate(queue):
-            problem = _action_problem(raw)
-            if problem:
-                raise ValueError(f"fixed queue for {agent}, action {i}: {problem}")
-        out[agent] = json.loads(json.dumps(list(queue), allow_nan=False))
-    return {name: out[name] for name in names if name in out}
-
-
-def _action_problem(raw: Any) -> str | None:
-    action = read_action(raw)
-    if action.name == UNREADABLE:
-        return action.problem
-    try:
-        json.dumps(raw, allow_nan=False)
-    except (TypeError, ValueError):
-        return f"not plain JSON data ({preview(raw)})"
-    except RecursionError:
-        return "nested too deep"
-    if action.name == "Wait":
-        try:
-            wait_duration(action.duration)
-        except ActionFailed as e:
-            return e.reason
-    return None
+    """The fixed queues, checked and copied in the level's agent order: ValueError naming the
+    agent (and the action index) for an unknown agent, a queue that is not a list of actions or an
+    action that cannot be read (the check `llm --fix` and `solve --fix` share)."""
+    return fixed_queues.check_fixed(fixed, level.agent_names)
 
 
 def time_fixed(level: Level, rules: RuleSet, raw: dict[str, Queue]) -> FixedQueues:
