@@ -103,14 +103,16 @@ def test_an_impossible_fixed_queue_is_said_in_words(setup, capsys):
     assert "order 1 (salad_basic) cannot be served in time" in err and "Traceback" not in err
 
 
-def test_fix_twice_for_one_agent_and_with_a_suite_are_refused(setup, capsys):
+def test_fix_twice_for_one_agent_or_with_a_suite_or_exact_is_refused(setup, capsys):
     folder, level, plan = setup
     f = folder / "ok.json"
     f.write_text(json.dumps(plan))
     code, _, err = run(capsys, level, "--fix", f"agent1={f}", "--fix", f"agent1={f}")
     assert code == 2 and "agent1 is fixed twice" in err
     code, _, err = run(capsys, "--suite", "x", "--out", str(folder / "o"), "--fix", f"agent1={f}")
-    assert code == 2 and "cannot be used with --suite" in err
+    assert code == 2 and "--fix cannot be used with --suite" in err
+    code, _, err = run(capsys, level, "--exact", "--fix", f"agent1={f}")
+    assert code == 2 and "--fix cannot be used with --exact" in err
 
 
 def test_a_plan_made_around_fixed_queues_says_so_in_its_json_replay_and_report_label(setup, capsys):

@@ -81,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
     if args.time_limit <= 0 or args.jobs < 1:
         print("solve: --time-limit must be positive and --jobs at least 1", file=sys.stderr)
         return 2
+    if args.fix and (args.suite or getattr(args, "exact", False)):
+        which = "--suite" if args.suite else "--exact (it plans every agent itself)"
+        print(f"solve: --fix cannot be used with {which}", file=sys.stderr)
+        return 2
     if args.suite:
-        if args.fix:
-            print("solve: --fix plans one level; it cannot be used with --suite", file=sys.stderr)
-            return 2
         return run_suite(args)
     if not args.level:
         print("solve: give a LEVEL, or --suite NAME --out runs/NAME", file=sys.stderr)
