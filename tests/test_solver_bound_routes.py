@@ -20,7 +20,7 @@ from game.levels import load_level
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound, solve
-from game.planners.solver.route_bound import route_bound
+from game.planners.solver.bound.route_bound import route_bound
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = human_cases()

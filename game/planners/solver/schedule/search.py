@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from ..model import KitchenModel
 from .decoder import Decoder
-from .model import KitchenModel
 from .tasks import (
     BRING,
     CARRY,
