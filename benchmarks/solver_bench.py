@@ -182,6 +182,25 @@ def by_orders(rows: list[dict]) -> str:
     return "mean OCT / lower bound by orders (tasks): " + ", ".join(parts)
 
 
+def binding(row: dict) -> str:
+    """The bound's terms that reach its value (joined by +; "-" when it has none)."""
+    terms = row.get("terms") or {}
+    return "+".join(k for k, v in terms.items() if v == row["bound"] and k != "order") or "-"
+
+
+def binding_lines(rows: list[dict]) -> list[str]:
+    """Per number of orders, how many tasks each term (or tie of terms) binds the bound on."""
+    lines = []
+    for n in sorted({r["orders"] for r in rows}):
+        tally: dict[str, int] = {}
+        for r in rows:
+            if r["orders"] == n and r.get("terms") is not None:
+                tally[binding(r)] = tally.get(binding(r), 0) + 1
+        ranked = sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+        lines.append(f"    {n} orders, the term that binds: " + ", ".join(f"{k} {c}" for k, c in ranked))
+    return lines
+
+
 def exact_line(rows: list[dict]) -> list[str]:
     ran = [r for r in rows if r.get("exact") in ("optimal", "budget")]
     if not ran and not any(r.get("exact") in ("alone", "team") for r in rows):
@@ -238,6 +257,7 @@ def summarise(rows: list[dict]) -> list[str]:
                 else f"{part} [{rules}]: 0/{len(sel)} served"
             )
             lines.append("  " + by_orders(ok))
+            lines += binding_lines(ok)
             for r in sel:
                 if not r["done"]:
                     lines.append(f"  NOT SERVED: {r['task']} ({r['note']})")
@@ -254,9 +274,12 @@ def summarise(rows: list[dict]) -> list[str]:
             f"mean OCT / lower bound {ratio(ok)}"
         )
         lines.append("  " + by_orders(ok))
+        lines += binding_lines(ok)
         lines += anytime_line(hum) + exact_line(hum)
         for r in hum:
-            lines.append(f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']}")
+            lines.append(
+                f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']} ({binding(r)})"
+            )
     return lines
 
 
