@@ -126,7 +126,7 @@ class RouteBound:
             serve = self.add(f"serve{d}", b.windows)
             g.serves.append(serve)
             loads: dict[str, tuple[int, int]] = {}
-            for kind in {k for _, k in items if k in COOKWARE_TIME}:
+            for kind in sorted({k for _, k in items if k in COOKWARE_TIME}):  # not hash order
                 if kind not in cooked_kinds or not self._cooks(g, d, kind, loads):
                     return False
             for item, kind in items:
