@@ -63,7 +63,7 @@ class HandFlow:
         # per (counter, kind of thing): the changes that make one lie there and those that end it
         self.lying: defaultdict[tuple[str, str], tuple[list, list]] = defaultdict(lambda: ([], []))
         # per tile: every change there, with how often one visit may make it at most: as often as
-        # there are things of its kind (`_present`)
+        # there are things of its kind (`HandProgram.presence`)
         self.events: defaultdict[tuple, list] = defaultdict(list)
 
     def _things(self) -> dict[str, int]:

@@ -76,7 +76,7 @@ def _part_trips(flow: HandFlow, holders: list[str], hand: str) -> None:
     elif hand == RAW_PART:
         for item, count in sorted(flow.needed(("raw",)).items()):
             flow.exactly(count, flow.changes(b.dispensers.get(item, ()), EMPTY, hand, f"npick{item}"))
-    # a chopped part is taken from its board, which `_raw` made it lie on by chopping it there
+    # a chopped part is taken from its board, where chopping it made it lie (`hand_bound`)
     puts = flow.changes(holders, hand, EMPTY, f"put{hand}")
     takes = flow.changes(holders, EMPTY, hand, f"take{hand}")
     for s in holders:

@@ -11,7 +11,7 @@ it returns is checked by `simulate` before it is given out.
 States: the agent's tile and what it holds, what every station holds (pan and pot counters
 included), dirty plates waiting and due, orders served; the time is the cost. Macro actions:
 walk (shortest path) to a tile beside a station, maybe wait there, then Interact or Process.
-A* on time with an admissible heuristic (`exact_bound.Estimate`), re-opening, and dominance: the same
+A* on time with an admissible heuristic (`estimate.Estimate`), re-opening, and dominance: the same
 state reached later is dropped. A budget of expanded states (and optionally seconds) ends the
 search with "unknown", never with a wrong value. With a `weight` above 1 the same search looks
 for plans instead (weighted A*, anytime): each plan it finds is checked and the search goes on
