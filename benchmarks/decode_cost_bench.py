@@ -24,7 +24,7 @@ from game.levels import load_level  # noqa: E402
 from game.planners.solver import Planner, lower_bound  # noqa: E402
 from game.planners.solver.model import KitchenModel  # noqa: E402
 from game.planners.solver.planner import DECODE_SPARE, decode_cost_s  # noqa: E402
-from game.planners.solver.tasks import build_tasks  # noqa: E402
+from game.planners.solver.schedule.tasks import build_tasks  # noqa: E402
 
 CATEGORIES = ("burger", "burrito", "pasta", "salad", "sashimi", "sushi")
 FEW = 200  # a search that ends this soon proved its plan: its cost per decode says nothing

@@ -6,6 +6,7 @@
     python benchmarks/solver_bench.py --only human --anytime 4     # also at 4 x the limit
     python benchmarks/solver_bench.py --only suite --orders 1 --routes   # the routing bound too
     python benchmarks/solver_bench.py --only suite --exact 20000   # the exact search too
+    python benchmarks/solver_bench.py --only suite --every 18 --out after.json --same before.json
 
 Parts:
 - paracook: the 360 benchmark tasks of ../shared/paracook (6 categories x 5 seeds x 1-3 agents
@@ -21,11 +22,18 @@ planner is anytime, so this must be 0); `--routes` adds the routing relaxation t
 proves the optimum or raises the bound to the floor it reached, and replaces the plan when it
 finds a faster one; on a team's tasks it plans each agent alone and keeps that plan when it is
 faster than the team's. The summary then gives OCT / bound both ways.
+
+Every row carries the bound's terms and a hash of the plan, so that a change meant to leave the
+planner as it was can be proven to: `--same OLD.json` compares every task's OCT, bound, terms and
+plan hash with an earlier `--out` file and fails on any difference (the search stops on a budget
+of schedules, not on the clock, so the figures do not depend on the machine's load). `--every K`
+keeps every K-th task of each part (a sample).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import statistics
@@ -141,12 +149,56 @@ def run_job(job: tuple) -> dict:
         "planner": planner_oct,
         "exact": proof,
         "own_exact": own.status if own is not None else None,
+        "terms": dict(sol.bound.terms),
+        "plan_hash": hashlib.sha256(json.dumps(sol.plan, sort_keys=True).encode()).hexdigest()[:16],
     }
+
+
+FINGERPRINT = ("done", "oct", "bound", "terms", "plan_hash", "evaluations")
+
+
+def differences(rows: list[dict], old_rows: list[dict]) -> list[str]:
+    """Every task whose figures differ from an earlier run's (tasks in only one run included)."""
+    old = {(r["part"], r["task"], r["rules"]): r for r in old_rows}
+    new = {(r["part"], r["task"], r["rules"]): r for r in rows}
+    lines = [f"  only in the earlier run: {k}" for k in sorted(old.keys() - new.keys())]
+    lines += [f"  only in this run: {k}" for k in sorted(new.keys() - old.keys())]
+    for k in sorted(old.keys() & new.keys()):
+        for f in FINGERPRINT:
+            if old[k].get(f) != new[k].get(f):
+                lines.append(f"  {k} {f}: {old[k].get(f)} -> {new[k].get(f)}")
+    return lines
 
 
 def ratio(rows: list[dict], orders: int | None = None, key: str = "bound") -> str:
     vals = [r["oct"] / r[key] for r in rows if r["done"] and r.get(key) and orders in (None, r["orders"])]
     return f"{statistics.fmean(vals):.3f}" if vals else "-"
+
+
+def by_orders(rows: list[dict]) -> str:
+    """Mean OCT / lower bound per number of orders, with how many tasks each mean pools."""
+    counts = sorted({r["orders"] for r in rows})
+    parts = [f"{n}: {ratio(rows, n)} ({sum(1 for r in rows if r['orders'] == n)})" for n in counts]
+    return "mean OCT / lower bound by orders (tasks): " + ", ".join(parts)
+
+
+def binding(row: dict) -> str:
+    """The bound's terms that reach its value (joined by +; "-" when it has none)."""
+    terms = row.get("terms") or {}
+    return "+".join(k for k, v in terms.items() if v == row["bound"] and k != "order") or "-"
+
+
+def binding_lines(rows: list[dict]) -> list[str]:
+    """Per number of orders, how many tasks each term (or tie of terms) binds the bound on."""
+    lines = []
+    for n in sorted({r["orders"] for r in rows}):
+        tally: dict[str, int] = {}
+        for r in rows:
+            if r["orders"] == n and r.get("terms") is not None:
+                tally[binding(r)] = tally.get(binding(r), 0) + 1
+        ranked = sorted(tally.items(), key=lambda kv: (-kv[1], kv[0]))
+        lines.append(f"    {n} orders, the term that binds: " + ", ".join(f"{k} {c}" for k, c in ranked))
+    return lines
 
 
 def exact_line(rows: list[dict]) -> list[str]:
@@ -204,6 +256,8 @@ def summarise(rows: list[dict]) -> list[str]:
                 if ok
                 else f"{part} [{rules}]: 0/{len(sel)} served"
             )
+            lines.append("  " + by_orders(ok))
+            lines += binding_lines(ok)
             for r in sel:
                 if not r["done"]:
                     lines.append(f"  NOT SERVED: {r['task']} ({r['note']})")
@@ -219,9 +273,13 @@ def summarise(rows: list[dict]) -> list[str]:
             f"at most the human OCT on {wins}/{len(hum)}; "
             f"mean OCT / lower bound {ratio(ok)}"
         )
+        lines.append("  " + by_orders(ok))
+        lines += binding_lines(ok)
         lines += anytime_line(hum) + exact_line(hum)
         for r in hum:
-            lines.append(f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']}")
+            lines.append(
+                f"  {r['task']}: planner {r['oct']} human {r['human']} bound {r['bound']} ({binding(r)})"
+            )
     return lines
 
 
@@ -237,7 +295,10 @@ def main() -> int:
         "--exact", type=int, default=0, metavar="N", help="the exact search too, N states (per agent)"
     )
     p.add_argument("--orders", type=int, help="only tasks with this many orders")
+    p.add_argument("--agents", type=int, help="only tasks with this many agents")
     p.add_argument("--rules", choices=RULES, help="only this rule set")
+    p.add_argument("--every", type=int, default=1, metavar="K", help="only every K-th task of each part")
+    p.add_argument("--same", metavar="OLD.json", help="fail unless every task's figures match this run")
     args = p.parse_args()
     parts = args.only or ["human", "paracook", "suite"]
     jobs: list[tuple] = []
@@ -256,8 +317,12 @@ def main() -> int:
     jobs = [j + (args.anytime, args.routes, args.exact) for j in jobs]
     if args.orders:
         jobs = [j for j in jobs if j[1].endswith(f"orders_num_{args.orders}")]
+    if args.agents:
+        jobs = [j for j in jobs if f"agent_num_{args.agents}/" in j[1]]
     if args.rules:
         jobs = [j for j in jobs if j[4] == args.rules]
+    if args.every > 1:
+        jobs = [j for part in parts for j in [j for j in jobs if j[0] == part][:: args.every]]
     from tqdm import tqdm
 
     rows = []
@@ -272,6 +337,12 @@ def main() -> int:
     print("\n".join(summarise(rows)))
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
+    if args.same:
+        diff = differences(rows, json.loads(Path(args.same).read_text()))
+        print(f"against {args.same}: {len(rows)} tasks, {len(diff)} differences")
+        print("\n".join(diff))
+        if diff:
+            return 1
     return 0 if all(r["done"] for r in rows) else 1
 
 

@@ -176,9 +176,9 @@ def test_an_agent_that_would_wait_at_a_table_waits_on_the_side_nearer_where_it_g
 
 
 def test_a_hand_over_is_tried_only_over_tables_that_shorten_the_way_to_the_window():
-    from game.planners.solver.decoder import Decoder
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.tasks import build_tasks
+    from game.planners.solver.schedule.decoder import Decoder
+    from game.planners.solver.schedule.tasks import build_tasks
 
     model = KitchenModel(kitchen(PASS_ROWS, STATIONS, ("salad_basic",)), "paracook")
     dec = Decoder(model, build_tasks(model))
@@ -190,8 +190,8 @@ def test_a_hand_over_is_tried_only_over_tables_that_shorten_the_way_to_the_windo
 
 def test_the_search_starts_both_serving_and_handing_over_only_for_teams_with_tables():
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.search import FLIP, Search
-    from game.planners.solver.tasks import PASS, SERVE, build_tasks, serve_key
+    from game.planners.solver.schedule.search import FLIP, Search
+    from game.planners.solver.schedule.tasks import PASS, SERVE, build_tasks, serve_key
 
     def starts(rows):
         model = KitchenModel(kitchen(rows, STATIONS, ("salad_basic",)), "paracook")
@@ -242,10 +242,10 @@ def start_schedules_run_exactly(category, seed, agents, orders, rules) -> None:
 
 
 def starts_run_exactly(level, rules: str) -> None:
-    from game.planners.solver.grounding import ground
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.search import Search
-    from game.planners.solver.tasks import HAND, SELF, build_tasks
+    from game.planners.solver.schedule.grounding import ground
+    from game.planners.solver.schedule.search import Search
+    from game.planners.solver.schedule.tasks import HAND, SELF, build_tasks
 
     model = KitchenModel(level, rules)
     search = Search(model, build_tasks(model), budget=10, seed=1)
@@ -285,8 +285,8 @@ def test_raw_food_is_handed_over_a_table_to_be_chopped_where_its_fetcher_reaches
 
 def test_handing_raw_food_over_is_a_choice_of_teams_with_tables_started_where_it_is_needed():
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.search import FLIP, Search
-    from game.planners.solver.tasks import HAND, SELF, build_tasks, hand_key
+    from game.planners.solver.schedule.search import FLIP, Search
+    from game.planners.solver.schedule.tasks import HAND, SELF, build_tasks, hand_key
 
     def starts(rows):
         model = KitchenModel(kitchen(rows, STATIONS, ("salad_basic",)), "paracook")
@@ -372,8 +372,8 @@ def test_a_pan_brought_to_the_board_cooks_on_the_way_back_under_paracook():
 
 def test_filling_the_pan_at_the_board_is_a_choice_of_teams_under_paracook_only():
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.search import Search
-    from game.planners.solver.tasks import CARRY, FILL, build_tasks, fill_key
+    from game.planners.solver.schedule.search import Search
+    from game.planners.solver.schedule.tasks import CARRY, FILL, build_tasks, fill_key
 
     def search(rules, rows=PAN_ROWS):
         model = KitchenModel(kitchen(rows, STATIONS, ("burger_basic",)), rules)
@@ -418,7 +418,7 @@ FAR_PAN_ROWS = ["#############", "#.WO.....CMS#", "#.1.......2.#", "#PB.T.......
 def beats_the_same_search_without_moves(level, oct_: float, monkeypatch) -> None:
     """The plan is faster than the same search's with every pot and pan put back on its own
     stove, and every start schedule runs in the engine to exactly its planned time."""
-    from game.planners.solver.ware_moves import WareMoves
+    from game.planners.solver.schedule.ware_moves import WareMoves
 
     with monkeypatch.context() as m:
         m.setattr(WareMoves, "destinations", lambda self, stove: [None])
@@ -448,8 +448,8 @@ def test_a_pan_is_moved_onto_the_stove_of_the_only_pot_an_order_needs_only_if_th
     order,
 ):
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.search import Search
-    from game.planners.solver.tasks import CARRY, FILL, build_tasks, fill_key
+    from game.planners.solver.schedule.search import Search
+    from game.planners.solver.schedule.tasks import CARRY, FILL, build_tasks, fill_key
 
     rows = [*FAR_PAN_ROWS[:3], "#PB.TA......#", FAR_PAN_ROWS[4]]  # A: pasta
     model = KitchenModel(kitchen(rows, SUSHI_STATIONS, (order,)), "paracook")
@@ -492,8 +492,8 @@ def test_the_pan_and_the_pot_swap_stoves_when_that_serves_sooner(monkeypatch):
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
 def test_filling_the_pot_at_the_food_is_a_choice_under_paracook_only(rules):
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.search import Search
-    from game.planners.solver.tasks import CARRY, FILL, build_tasks, fill_key
+    from game.planners.solver.schedule.search import Search
+    from game.planners.solver.schedule.tasks import CARRY, FILL, build_tasks, fill_key
 
     level = kitchen(POT_ROWS, SUSHI_STATIONS, ("sushi_fish",))
     model = KitchenModel(level, rules)
@@ -560,8 +560,8 @@ def test_cookware_is_chosen_by_when_its_food_can_reach_the_window():
 
 def test_the_search_tries_both_ways_of_choosing_cookware_only_where_food_cooks():
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.search import Search
-    from game.planners.solver.tasks import build_tasks
+    from game.planners.solver.schedule.search import Search
+    from game.planners.solver.schedule.tasks import build_tasks
 
     def search(level) -> Search:
         model = KitchenModel(level, "paracook")

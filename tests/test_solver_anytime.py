@@ -125,7 +125,7 @@ def test_cli_prints_progress_and_takes_jobs():
 def test_a_decode_is_costed_by_the_level_s_size_and_its_cooking():
     from game.planners.solver.model import KitchenModel
     from game.planners.solver.planner import BUDGET_SHARE, budget_for, decode_cost_s
-    from game.planners.solver.tasks import build_tasks
+    from game.planners.solver.schedule.tasks import build_tasks
 
     def costed(category: str, agents: int, orders: int):
         model = KitchenModel(generated(category, 42, agents, orders), "paracook")

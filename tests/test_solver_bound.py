@@ -17,7 +17,8 @@ from game.levels import load_level
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound, solve
-from game.planners.solver.bound import Carry, _Bounder
+from game.planners.solver.bound.bounder import Bounder
+from game.planners.solver.bound.carry import Carry
 from game.planners.solver.exact import exact_optimum
 
 CASES = human_cases()
@@ -176,7 +177,7 @@ def test_cookware_counts_its_time_only_once_the_food_has_met_it():
     # the rice (or the pot, carried) has crossed the kitchen
     rows = ["##########", "#R......O#", "#1.......#", "#PWN.CF..#", "##########"]
     level = kitchen(rows, STATIONS, ("sushi_fish",))
-    assert _Bounder(level).first_in("pot") == 7
+    assert Bounder(level).first_in("pot") == 7
     b = lower_bound(level)
     assert b.terms["cookware"] >= 7 + 16
     best = exact_optimum(level)
@@ -201,7 +202,7 @@ def test_each_pot_starts_its_clock_when_its_own_first_food_arrives():
     stations = {**STATIONS, "Q": {"name": "stove4", "item": "pot"}, "T": {"name": "table4", "item": "plate"}}
     rows = ["##########", "#RQ.....O#", "#1.......#", "#PWN.CFT.#", "##########"]
     level = kitchen(rows, stations, ("sushi_fish", "sushi_fish"))
-    b = _Bounder(level)
+    b = Bounder(level)
     assert b.firsts("pot") == [1, 7]
     assert [b.cooked_by("pot", n) for n in (1, 2, 3)] == [17, 23, 33]
     sol = solve(level, time_limit=1)
@@ -221,7 +222,7 @@ def test_each_ingredient_counts_in_the_pan_it_is_cooked_in():
     # fish by 5, but the prawn is in one of them no sooner than 17, so the seafood is cooked no
     # sooner than 17 + 24 (in the other pan) or 5 + 2 * 24 (with the fish), not 5 + 24
     level = kitchen(SEAFOOD, SEAFOOD_STATIONS, ("pasta_seafood",))
-    b = _Bounder(level)
+    b = Bounder(level)
     assert b.firsts("pan") == [5, 5]
     assert [b.first_with("pan", "stove1", item) for item in ("fish", "prawn")] == [5, 17]
     assert b.cooked_by("pan", 2) == 5 + 24  # as if both pans had fish
@@ -237,7 +238,7 @@ def test_a_pan_may_be_warmed_up_by_food_thrown_away():
     # away, can start that count long before the fish and prawn arrive (here at 100); they then
     # cook a turn later each, but no later than 3 + 3 * 24 in the warmed pan
     level = kitchen(SEAFOOD, SEAFOOD_STATIONS, ("pasta_seafood",))
-    b = _Bounder(level)
+    b = Bounder(level)
     for pan in ("stove1", "stove4"):
         b._first_with[(pan, "fish")] = b._first_with[(pan, "prawn")] = 100
     b._first_with[("stove1", "meat")] = 3
@@ -256,7 +257,7 @@ def test_each_board_chops_its_first_only_once_an_ingredient_reaches_it():
     }
     rows = ["##########", "#LTC....D#", "#12......#", "#PW......#", "##########"]
     level = kitchen(rows, stations, ("salad_advanced",))
-    b = _Bounder(level)
+    b = Bounder(level)
     out = min(b.to_window(x) for x in b.boards)
     assert b.board_bound(0) == 9 + out
     sol = solve(level, time_limit=1)
@@ -285,7 +286,7 @@ def test_a_counter_hands_over_only_once_someone_can_stand_behind_it():
 
 
 def test_a_level_s_bound_is_worked_out_once_and_handed_out_as_a_copy(monkeypatch):
-    from game.planners.solver import bound as bound_module
+    from game.planners.solver.bound import lower as bound_module
 
     level = load_level(ROOT / "levels" / "tutorial" / "02_chopping.yaml")
     calls = []

@@ -12,7 +12,7 @@ from kitchens import it, kitchen, mv, pr, wait
 from game.engine import simulate
 from game.levels import load_level
 from game.planners.solver import lower_bound, solve
-from game.planners.solver.hand_bound import hand_bound, least_walking
+from game.planners.solver.bound.hand_bound import hand_bound, least_walking
 
 SALAD = {
     "L": {"name": "dispenser1", "provides": "lettuce"},
@@ -91,7 +91,7 @@ def test_the_same_level_gives_the_same_value():
 
 
 def test_a_window_gets_the_bound_worked_out_in_the_background(monkeypatch):
-    from game.planners.solver import bound
+    from game.planners.solver.bound import lower as bound
 
     level = kitchen(["#L#C#", "#1..W", "#P###"], SALAD, ("salad_basic",))
     bound.warm_known_bound(level, "paracook").join(timeout=30)
@@ -100,7 +100,7 @@ def test_a_window_gets_the_bound_worked_out_in_the_background(monkeypatch):
 
 
 def test_a_level_that_breaks_the_bound_shows_none(monkeypatch):
-    from game.planners.solver import bound
+    from game.planners.solver.bound import lower as bound
 
     def broken(*args):
         raise ZeroDivisionError("a level nobody thought of")

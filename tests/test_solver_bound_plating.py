@@ -7,10 +7,12 @@ import pytest
 from kitchens import it, kitchen, mv, pr, wait
 
 from game.engine import simulate
-from game.planners.solver import hand_bound, hand_plating, lower_bound, solve
-from game.planners.solver.bound import _Bounder
+from game.planners.solver import lower_bound, solve
+from game.planners.solver.bound import hand_bound
+from game.planners.solver.bound import hands as hand_kinds
+from game.planners.solver.bound.bounder import Bounder
+from game.planners.solver.bound.hand_bound import least_walking
 from game.planners.solver.exact import exact_optimum
-from game.planners.solver.hand_bound import least_walking
 
 STATIONS = {
     "M": {"name": "dispenser1", "provides": "meat"},
@@ -37,7 +39,7 @@ SALAD = ["#########", "#PW...CL#", "#1......#", "#########"]
 
 def without_parts(monkeypatch, level) -> int | None:
     with monkeypatch.context() as m:
-        m.setattr(hand_plating, "parts", lambda b: [dict.fromkeys("CGN", 0) for _ in b.dishes])
+        m.setattr(hand_kinds, "parts", lambda b: [dict.fromkeys("CGN", 0) for _ in b.dishes])
         return least_walking(level)
 
 
@@ -55,7 +57,7 @@ def test_the_plate_and_the_parts_meet(monkeypatch, rows, order):
 
 def test_a_plate_hand_for_every_part_met():
     def hands(order: str) -> tuple[str, ...]:
-        return hand_plating.plate_hands(_Bounder(kitchen(BURGER, STATIONS, (order,))))
+        return hand_kinds.plate_hands(Bounder(kitchen(BURGER, STATIONS, (order,))))
 
     assert hands("burger_basic") == ("P", "P1", "P2")  # the bread and the patty
     assert hands("pasta_meat") == ("P", "P1", "P2")  # what the pot and the pan cooked
@@ -83,11 +85,11 @@ def test_food_is_taken_only_from_a_stove_it_was_brought_to(monkeypatch):
 
 
 def test_nothing_is_picked_up_or_put_down_where_nobody_walks(monkeypatch):
-    # the tile between the bread and the board touches both: without `_present` a plate meets
+    # the tile between the bread and the board touches both: without `presence` a plate meets
     # the bread there and swaps places with another on the board, with nobody on that tile
     level = kitchen(["#########", "#PWB.CMS#", "#1......#", "#########"], STATIONS, ("burger_basic",))
     with monkeypatch.context() as m:
-        m.setattr(hand_bound._HandFlow, "_present", lambda self: None)
+        m.setattr(hand_bound.HandProgram, "presence", lambda self: None)
         free = least_walking(level)
     assert least_walking(level) > free
 

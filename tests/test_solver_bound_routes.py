@@ -20,7 +20,7 @@ from game.levels import load_level
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound, solve
-from game.planners.solver.route_bound import route_bound
+from game.planners.solver.bound.route_bound import route_bound
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = human_cases()
@@ -229,3 +229,42 @@ def test_a_board_chops_one_thing_at_a_time_in_the_route_bound():
     level = kitchen(["#LCT.......D#", "#1.2........#", "#PW.........#"], stations, ("salad_advanced",))
     for rules in ("paracook", "documented"):
         assert route_bound(level, rules) == 9 == solve(level, rules, time_limit=0.5).oct
+
+
+MODEL_VISITS = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from kitchens import kitchen
+from game.planners.solver.bound.route_bound import Orders, RouteBound
+stations = {
+    "M": {"name": "dispenser1", "provides": "meat"},
+    "A": {"name": "dispenser2", "provides": "pasta"},
+    "C": {"name": "chopping_board1"},
+    "S": {"name": "stove1", "item": "pan"},
+    "O": {"name": "stove2", "item": "pot"},
+    "P": {"name": "table1", "item": "plate"},
+    "W": {"name": "serving_window"},
+}
+rows = ["##########", "#PW.AO.CM#", "#1.......#", "#......S.#", "##########"]
+model = RouteBound(kitchen(rows, stations, ("pasta_meat", "pasta_meat")), "paracook")
+model._dishes(Orders())
+print([v.name for v in model.visits])
+"""
+
+
+def test_the_route_model_is_built_in_the_same_order_whatever_the_string_hashing():
+    # a dish cooked in a pot and a pan: the loads of its cookware used to follow a set's order,
+    # which Python's string hashing changes from one process to the next
+    import os
+    import subprocess
+    import sys
+
+    tests = str(Path(__file__).resolve().parent)
+    outputs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run(
+            [sys.executable, "-c", MODEL_VISITS, tests], env=env, capture_output=True, text=True, check=True
+        )
+        outputs.add(out.stdout)
+    assert len(outputs) == 1 and "load0pan" in next(iter(outputs)) and "load0pot" in next(iter(outputs))

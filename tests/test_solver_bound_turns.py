@@ -10,9 +10,10 @@ from kitchens import kitchen
 
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import SuiteTask
-from game.planners.solver import hand_reach, lower_bound, solve
+from game.planners.solver import lower_bound, solve
+from game.planners.solver.bound import hand_reach
+from game.planners.solver.bound.hand_bound import least_walking
 from game.planners.solver.exact import exact_optimum
-from game.planners.solver.hand_bound import least_walking
 
 SALAD = {
     "C": {"name": "chopping_board1"},

@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from kitchens import kitchen
 
 from game.planners.solver import lower_bound, solve
-from game.planners.solver.bound import INF
-from game.planners.solver.hand_bound import least_walking
-from game.planners.solver.visit_tree import visit_tree
+from game.planners.solver.bound.hand_bound import least_walking
+from game.planners.solver.bound.visit_tree import visit_tree
+from game.planners.solver.model import INF
 
 SALAD = {
     "L": {"name": "dispenser1", "provides": "lettuce"},

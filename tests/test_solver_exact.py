@@ -296,7 +296,7 @@ def unit_step_optimum(level, rules: str, horizon: int) -> float | None:
     the solver it makes no more ingredients than the orders need."""
     from game.engine import get_rules
     from game.engine.plan import Action
-    from game.planners.solver.exact_state import Stepper
+    from game.planners.solver.exact.state import Stepper
     from game.planners.solver.model import Geometry
 
     geo = Geometry(level)

@@ -10,9 +10,9 @@ from kitchens import kitchen
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound
-from game.planners.solver.bound import Carry
+from game.planners.solver.bound.carry import Carry
+from game.planners.solver.bound.team_carry import TeamCarry
 from game.planners.solver.model import Geometry
-from game.planners.solver.team_carry import TeamCarry
 
 STATIONS = {
     "X": {"name": "dispenser1", "provides": "lettuce"},

@@ -12,12 +12,10 @@ from game.engine import Level, Result, get_rules, parse_plan, simulate
 from game.engine.level import COOKWARE_TIME
 
 from .bound import Bound, lower_bound
-from .exact import INF, Outcome, Unsupported, check_supported, proven_below
+from .exact import Outcome, Unsupported, check_supported, proven_below
 from .exact import Search as ExactSearch
-from .grounding import ground
-from .model import KitchenModel, Unsolvable
-from .search import Found, Search, level_seed
-from .tasks import build_tasks
+from .model import INF, KitchenModel, Unsolvable
+from .schedule import Found, Search, build_tasks, ground, level_seed
 
 DEFAULT_TIME_LIMIT = 10.0
 # seconds one decode takes: a fixed part, a part per (task x agent) and one per (agent x ingredient

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from game.engine import Level, parse_plan, simulate
 
 from .bound import Bound, lower_bound
-from .exact import DEFAULT_MAX_STATES, INF, Outcome, Unsupported, exact_search, proven_below
+from .exact import DEFAULT_MAX_STATES, Outcome, Unsupported, exact_search, proven_below
+from .model import INF
 from .planner import Solution
 
 

@@ -16,59 +16,11 @@ food was brought to that stove to cook, and a part is met on a counter only if i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from game.engine.level import COOKWARE_TIME
-
-if TYPE_CHECKING:
-    from .bound import _Bounder
-    from .hand_bound import _HandFlow
-
-EMPTY, POT = "E", "K"
-COOKED, CHOPPED, RAW_PART = "C", "G", "N"
-PLATE = "P"
+from .hand_flow import HandFlow
+from .hands import COOKED, EMPTY, POT, RAW_PART, cooked_items, meetings, part_hands, plate_hands, totals
 
 
-def parts(b: _Bounder) -> list[dict[str, int]]:
-    """Per dish, how many parts of each kind meet its plate."""
-    out = []
-    for items in b.dishes:
-        kinds = [k for _, k in items]
-        cooked = len({k for k in kinds if k in COOKWARE_TIME})
-        out.append({COOKED: cooked, CHOPPED: kinds.count("chop"), RAW_PART: kinds.count("raw")})
-    return out
-
-
-def meetings(b: _Bounder) -> list[int]:
-    """Per dish, how many parts meet its plate."""
-    return [sum(p.values()) for p in parts(b)]
-
-
-def plate_hands(b: _Bounder) -> tuple[str, ...]:
-    """The plate hands: P, then P1, P2, ... for a plate that met that many parts."""
-    return (PLATE, *(f"{PLATE}{j}" for j in range(1, max(meetings(b), default=0) + 1)))
-
-
-def part_hands(b: _Bounder) -> tuple[str, ...]:
-    count = totals(b)
-    return tuple(h for h in (COOKED, CHOPPED, RAW_PART) if count[h])
-
-
-def extra_hands(b: _Bounder) -> tuple[str, ...]:
-    """The hands this module adds to the program."""
-    return (*plate_hands(b)[1:], *part_hands(b))
-
-
-def totals(b: _Bounder) -> dict[str, int]:
-    """How many parts of each kind meet the plates, over all dishes."""
-    out = dict.fromkeys((COOKED, CHOPPED, RAW_PART), 0)
-    for p in parts(b):
-        for h, n in p.items():
-            out[h] += n
-    return out
-
-
-def served_phases(flow: _HandFlow, serves: dict[str, dict]) -> None:
+def served_phases(flow: HandFlow, serves: dict[str, dict]) -> None:
     """A dish of k parts is served from a plate that met at least k."""
     phases = list(serves)
     need = meetings(flow.b)
@@ -77,7 +29,7 @@ def served_phases(flow: _HandFlow, serves: dict[str, dict]) -> None:
         flow.lp.Add(sum(late) >= sum(1 for k in need if k >= j))
 
 
-def plate_meetings(flow: _HandFlow, holders: list[str]) -> dict[tuple[str, str], tuple[list, list]]:
+def plate_meetings(flow: HandFlow, holders: list[str]) -> dict[tuple[str, str], tuple[list, list]]:
     """Add the parts' trips and meetings; return, per (counter, plate hand), the changes that make
     a plate of that kind stand there and those that end one, beside puts and takes."""
     b = flow.b
@@ -116,12 +68,7 @@ def plate_meetings(flow: _HandFlow, holders: list[str]) -> dict[tuple[str, str],
     return on
 
 
-def cooked_items(b: _Bounder) -> int:
-    """Cooked food may come from as many pots and pans as a dish has cooked ingredients."""
-    return sum(1 for items in b.dishes for _, k in items if k in COOKWARE_TIME)
-
-
-def _part_trips(flow: _HandFlow, holders: list[str], hand: str) -> None:
+def _part_trips(flow: HandFlow, holders: list[str], hand: str) -> None:
     """Where parts of this kind come from, and their puts and takes on counters."""
     b = flow.b
     if hand == COOKED:
@@ -129,7 +76,7 @@ def _part_trips(flow: _HandFlow, holders: list[str], hand: str) -> None:
     elif hand == RAW_PART:
         for item, count in sorted(flow.needed(("raw",)).items()):
             flow.exactly(count, flow.changes(b.dispensers.get(item, ()), EMPTY, hand, f"npick{item}"))
-    # a chopped part is taken from its board, which `_raw` made it lie on by chopping it there
+    # a chopped part is taken from its board, where chopping it made it lie (`hand_bound`)
     puts = flow.changes(holders, hand, EMPTY, f"put{hand}")
     takes = flow.changes(holders, EMPTY, hand, f"take{hand}")
     for s in holders:
@@ -137,13 +84,13 @@ def _part_trips(flow: _HandFlow, holders: list[str], hand: str) -> None:
         flow.lying[(s, hand)][1].extend(takes[s])
 
 
-def _stove_moves(flow: _HandFlow, holders: list[str]) -> None:
+def _stove_moves(flow: HandFlow, holders: list[str]) -> None:
     """Cookware leaves a stove with its food cooked (C) or not yet (K, to cook on another), and
     comes onto one with food to cook."""
     b = flow.b
     if not flow.onto:  # no pots to fill: K carries only cookware moved between stoves
         flow.onto = flow.changes(b.stoves, POT, EMPTY, "stove")
-        flow._balanced(*flow._relays(holders, POT))
+        flow.balanced(*flow.relays(holders, POT))
         for s in b.stoves:
             flow.food[s] += flow.onto[s]
     for s, vs in flow.changes(b.stoves, EMPTY, POT, "unstove").items():
@@ -154,7 +101,7 @@ def _stove_moves(flow: _HandFlow, holders: list[str]) -> None:
         flow.food[s] += vs
 
 
-def settle(flow: _HandFlow) -> None:
+def settle(flow: HandFlow) -> None:
     """What leaves a stove cooked, or is taken off it to cook elsewhere, was brought to it; what
     is taken from a counter, or met there, lay there."""
     for s, uses in flow.uses.items():

@@ -5,13 +5,16 @@ Tasks are taken in priority order once their predecessors are placed; each goes 
 that cooks, "best" is, as the genome says, the earliest its dish could reach a window from the
 stove, or the earliest it is ready. Stations
 keep calendars of who holds what when; a few reservations keep the lowest unserved dish able to
-finish, so a genome decodes to a deadlock only rarely (and then scores as infeasible)."""
+finish, so a genome decodes to a deadlock only rarely (and then scores as infeasible).
+
+The steps of each kind of task live in the step classes `PrepSteps`, `PlateSteps` and
+`WareMoves`; what they may ask of the decoder, and what it asks of them, is `contract`."""
 
 from __future__ import annotations
 
 from bisect import insort
 
-from .model import INF, KitchenModel
+from ..model import INF, KitchenModel
 from .plate_steps import PlateSteps
 from .prep_steps import PrepSteps
 from .tasks import (
@@ -49,7 +52,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         self.to_station = geo.to_station
         self.stand = geo.stand
         self._pick: dict[tuple, int] = {}
-        self._serve_walk: dict[str, int] = {}
+        self.serve_walks: dict[str, int] = {}
         self.plates = len(model.plates)
         self.restricted = any(a is not None for a in model.allowed)
         self.kinds = {s.name: s.kind for s in model.level.stations}
@@ -382,11 +385,11 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
 
     # -- commit -------------------------------------------------------------------------
     def commit(self, w: Walker, effects: list[tuple]) -> None:
-        self._eff_partner(w)
+        self.effect_partner(w)
         for eff in effects:
-            getattr(self, "_eff_" + eff[0])(*eff[1:])
+            getattr(self, "effect_" + eff[0])(*eff[1:])
 
-    def _eff_partner(self, w: Walker) -> None:
+    def effect_partner(self, w: Walker) -> None:
         """The walker's agent does what it tried out (a task's own agent, or a partner's)."""
         a = self.agents[w.idx]
         a.tile, a.t, a.s, a.seq = w.tile, w.t, w.s, w.seq
@@ -396,31 +399,31 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
             if op.dur:
                 insort(self.events, op.t + op.dur)
 
-    def _eff_cal(self, station: str, start: tuple, end: tuple, tag: tuple) -> None:
+    def effect_cal(self, station: str, start: tuple, end: tuple, tag: tuple) -> None:
         self.cal.setdefault(station, []).append([start, end, tag])
 
-    def _eff_close(self, station: str, tag: tuple, end: tuple) -> None:
+    def effect_close(self, station: str, tag: tuple, end: tuple) -> None:
         for iv in self.cal[station]:
             if iv[2] == tag:
                 iv[1] = end
                 return
         raise AssertionError(f"no open interval {tag} on {station}")
 
-    def _eff_stage(self, need_id: int, station: str, ev: tuple) -> None:
+    def effect_stage(self, need_id: int, station: str, ev: tuple) -> None:
         self.stage[need_id] = (station, ev)
 
-    def _eff_deliver(self, dish: int, ev: tuple) -> None:
+    def effect_deliver(self, dish: int, ev: tuple) -> None:
         self.delivered.setdefault(dish, []).append(ev)
 
-    def _eff_park(self, dish: int, station: str, ev: tuple) -> None:
+    def effect_park(self, dish: int, station: str, ev: tuple) -> None:
         self.park[dish] = (station, ev)
         self.park_tag[dish] = ("park", dish)
 
-    def _eff_cooked(self, needs: list[int], t: int) -> None:
+    def effect_cooked(self, needs: list[int], t: int) -> None:
         for need_id in needs:
             self.cooked_since[need_id] = t
 
-    def _eff_add(self, stove: str, dish: int, t: int, need_id: int) -> None:
+    def effect_add(self, stove: str, dish: int, t: int, need_id: int) -> None:
         c = self.cook[stove]
         c.add(t, self.events)
         b = c.open
@@ -430,13 +433,13 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
             b.last_t, b.cum = max(b.last_t, t), c.count
         b.needs.append(need_id)
 
-    def _eff_prepared(self, need_id: int, start: int, fresh: int | None) -> None:
+    def effect_prepared(self, need_id: int, start: int, fresh: int | None) -> None:
         self.prepared.setdefault(need_id, (start, fresh))
 
-    def _eff_unstage(self, need_id: int) -> None:
+    def effect_unstage(self, need_id: int) -> None:
         del self.stage[need_id]
 
-    def _eff_placed(self, stove: str, ev: tuple) -> None:
+    def effect_placed(self, stove: str, ev: tuple) -> None:
         """The cookware, filled away from its stove, stands on it again: its batch is noticed
         done only from then on."""
         c = self.cook[stove]
@@ -444,17 +447,17 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         c.last_add = max(c.last_add, ev[0])
         c.open.last_t = max(c.open.last_t, ev[0])
 
-    def _eff_scoop(self, stove: str, ev: tuple) -> None:
+    def effect_scoop(self, stove: str, ev: tuple) -> None:
         c = self.cook[stove]
         c.open = None
         c.last_scoop = ev
         if not self.model.cumulative:  # emptied cookware starts afresh
             c.reset()
 
-    def _eff_serve(self, ev: tuple) -> None:
+    def effect_serve(self, ev: tuple) -> None:
         self.serves.append(ev)
 
-    def _eff_dirty(self, ev: tuple) -> None:
+    def effect_dirty(self, ev: tuple) -> None:
         self.dirty_takes.append(ev)
 
     # -- calendars -----------------------------------------------------------------------

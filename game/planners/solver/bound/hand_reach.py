@@ -13,21 +13,14 @@ counters it passes things over).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ortools.graph.python import max_flow
-
-from .hand_turns import add_turn_cuts, turn_cuts
-
-if TYPE_CHECKING:
-    from .hand_bound import _HandFlow
+from .hand_flow import HandFlow
+from .hand_turns import SCALE, add_turn_cuts, turn_cuts
 
 ROUNDS = 40  # most of what the cuts add comes in the first rounds; each costs a solve
-SCALE = 10**6  # flows are fractions: capacities in millionths
 SHORT = 1 - 1e-4
 
 
-def must_visit(flow: _HandFlow) -> list[set]:
+def must_visit(flow: HandFlow) -> list[set]:
     """For each kind of place some plan must visit, the tiles next to any place of that kind."""
     b = flow.b
     groups: list[list[str]] = [list(b.dispensers.get(item, ())) for item in sorted(_items(b))]
@@ -48,7 +41,7 @@ def _items(b) -> set[str]:
     return {item for items in b.dishes for item, _ in items}
 
 
-def reach_cuts(flow: _HandFlow) -> bool:
+def reach_cuts(flow: HandFlow) -> bool:
     """Add violated cuts and solve again until none is left (or the rounds run out); False when a
     solve fails."""
     tiles = sorted(flow.tiles)
@@ -84,6 +77,8 @@ def reach_cuts(flow: _HandFlow) -> bool:
 def _near_side(arcs: list, index: dict, source: int, sink: int, starts: set, group: set) -> set | None:
     """The starts' side of a cut between them and the group that the solution crosses less than
     once (its nodes' indices), or None."""
+    from ortools.graph.python import max_flow  # loaded with the first bound (see `hand_flow`)
+
     net = max_flow.SimpleMaxFlow()
     big = 10 * SCALE
     for i, j, cap in arcs:

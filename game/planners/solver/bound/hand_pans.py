@@ -9,20 +9,16 @@ only ever move all at once onto one plate), so one hand settles at most `per_pan
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .hand_bound import _HandFlow
-
-EMPTY, PANNED, CHOPPED = "E", "X", "G"
+from .hand_flow import HandFlow
+from .hands import CHOPPED, EMPTY, PANNED
 
 
-def arrivals(flow: _HandFlow, station: str, hand: str) -> list:
+def arrivals(flow: HandFlow, station: str, hand: str) -> list:
     """Every time a hand of this kind comes to stand next to the station, or turns into it there."""
     return [v for p in flow.stand.get(station, ()) for v in flow.inflow[(p, hand)]]
 
 
-def pan_trips(flow: _HandFlow, holders: list[str]) -> bool:
+def pan_trips(flow: HandFlow, holders: list[str]) -> bool:
     """Chopped ingredients go from the boards to pans standing on stoves (X)."""
     b, lp = flow.b, flow.lp
     count = sum(1 for items in b.dishes for _, k in items if k == "pan")

@@ -13,8 +13,8 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from ..model import INF, KitchenModel
 from .decoder import Decoder
-from .model import KitchenModel
 from .tasks import (
     BRING,
     CARRY,
@@ -45,7 +45,7 @@ from .tasks import (
 )
 from .timing import Schedule
 
-BIG = (10**9, 0, 0)
+BIG = (INF, 0, 0)  # worse than any schedule
 ROUND = 1500  # decodes per local-search round: fixed, so that longer runs extend shorter ones
 FRESH_ROUNDS = 4  # rounds that start from the best priority rules; later ones kick the best
 YIELD_EVERY = 200  # decodes between two progress reports

@@ -27,151 +27,42 @@ also walks round every counter it puts something on from one side and takes it f
 from __future__ import annotations
 
 import math
-from collections import defaultdict
-from collections.abc import Iterable
 
 from game.engine import Level
+from game.engine.kitchen import CHOP_TIME, WASH_TIME
 
-from .bound import CHOP, INF, WASH, _Bounder
+from ..model import INF
+from .bounder import Bounder
+from .hand_flow import HandFlow
 from .hand_pans import pan_trips
-from .hand_plating import (
-    CHOPPED,
-    COOKED,
-    cooked_items,
-    extra_hands,
-    plate_hands,
-    plate_meetings,
-    served_phases,
-    settle,
-    totals,
-)
+from .hand_plating import plate_meetings, served_phases, settle
 from .hand_reach import must_visit, reach_cuts
+from .hands import CHOPPED, DIRTY, EMPTY, PLATE, POT, POTTED, RAW, SURFACES, plate_hands
 from .visit_tree import visit_tree
 
-EMPTY, RAW, POTTED, POT, PLATE, DIRTY, PANNED = "E", "F", "Q", "K", "P", "R", "X"
-CARRIED = (RAW, POTTED, POT, PLATE, DIRTY, PANNED)
-SURFACES = ("table", "chopping_board", "dispenser")  # where a lone ingredient or a plate can be put
 EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 
 
-def hand_bound(level: Level, bounder: _Bounder | None = None) -> int:
+def hand_bound(level: Level, bounder: Bounder | None = None) -> int:
     """The least OCT the agents' hands allow (0 when the level has nothing to bound)."""
-    return _hand_bound(level, bounder or _Bounder(level))
-
-
-def _hand_bound(level: Level, b: _Bounder) -> int:
+    b = bounder or Bounder(level)
     walk = least_walking(level, b)
     if walk is None:
         return 0
     chops = sum(1 for items in b.dishes for _, k in items if k in ("chop", "pan"))
     washes = max(0, len(b.dishes) - len(b.plates))
-    return -(-(walk + CHOP * chops + WASH * washes) // max(1, len(level.agents)))
+    return -(-(walk + CHOP_TIME * chops + WASH_TIME * washes) // max(1, len(level.agents)))
 
 
-def least_walking(level: Level, bounder: _Bounder | None = None) -> int | None:
+def least_walking(level: Level, bounder: Bounder | None = None) -> int | None:
     """The least total walking of all agents before the last serve; None when it cannot tell."""
     if not level.orders or not level.agents:
         return None
-    return _HandFlow(level, bounder or _Bounder(level)).solve()
+    return HandProgram(level, bounder or Bounder(level)).solve()
 
 
-class _HandFlow:
-    def __init__(self, level: Level, b: _Bounder):
-        from ortools.linear_solver import pywraplp
-
-        self.level = level
-        self.b = b
-        self.lp = pywraplp.Solver.CreateSolver("GLOP")
-        # each round of cuts solves again from the last basis: the dual simplex takes up from it
-        self.lp.SetSolverSpecificParametersAsString("use_dual_simplex: true use_preprocessing: false")
-        self.tiles = self._reachable()
-        self.most = self._things()  # how many things each hand may carry in all
-        # the hands that carry something on this level (the others would stay empty)
-        self.hands = (EMPTY, *(h for h in (*CARRIED, *extra_hands(b)) if self.most.get(h)))
-        self.stand = {s.name: [p for p in level.neighbours(s.pos) if p in self.tiles] for s in level.stations}
-        # per (tile, hand): flow in minus flow out, as lists of (sign, variable)
-        self.balance: dict[tuple, list] = {(p, h): [] for p in self.tiles for h in self.hands}
-        self.inflow: dict[tuple, list] = {key: [] for key in self.balance}  # arrivals in each hand
-        self.steps: dict[tuple, list] = {}  # (tile, next tile): the step, in any hand
-        self.cost: list = []
-        # per (counter, hand): the changes that put such a thing on it and take one off, as
-        # (tile, variable)
-        self.turns: dict[tuple[str, str], tuple[list, list]] = {}
-        self.chops: dict[str, list] = {}  # raw ingredients put on each board to be chopped
-        self.initial = {s.name for s in level.stations if s.item}  # counters that start full
-        # per stove: the changes that bring it food to cook, and those that use such food up
-        self.food: dict[str, list] = {s: [] for s in b.stoves}
-        self.uses: dict[str, list] = {s: [] for s in b.stoves}
-        self.onto: dict[str, list] = {}  # cookware carried onto each stove with food to cook (K)
-        # per (counter, kind of thing): the changes that make one lie there and those that end it
-        self.lying: defaultdict[tuple[str, str], tuple[list, list]] = defaultdict(lambda: ([], []))
-        # per tile: every change there, with how often one visit may make it at most: as often as
-        # there are things of its kind (`_present`)
-        self.events: defaultdict[tuple, list] = defaultdict(list)
-
-    def _things(self) -> dict[str, int]:
-        """Per hand, how many things it may carry in all, so how often one visit may pick one up or
-        put one down: the plates served, the ingredients of each kind, the dirty plates washed."""
-        b = self.b
-        kinds = [k for items in b.dishes for _, k in items]
-        n = len(b.dishes)
-        out = dict.fromkeys(plate_hands(b), n) | totals(b)
-        out |= {RAW: kinds.count("chop") + kinds.count("pan"), POTTED: kinds.count("pot")}
-        out |= {POT: cooked_items(b), COOKED: cooked_items(b), PANNED: kinds.count("pan")}
-        out[DIRTY] = max(0, n - len(b.plates))
-        return out
-
-    def _reachable(self) -> set:
-        tiles: set = set()
-        for a in self.level.agents:
-            tiles.update(self.level.distances(a.pos))
-        return tiles
-
-    # -- building blocks ------------------------------------------------------------------
-    def var(self, name: str):
-        return self.lp.NumVar(0.0, self.lp.infinity(), name)
-
-    def change(self, tile, before: str, after: str, name: str):
-        """A hand at `tile` changes from `before` to `after`, as often as the variable says."""
-        v = self.var(name)
-        if (tile, before) not in self.balance or (tile, after) not in self.balance:
-            v.SetUb(0.0)  # a hand this level has no use for
-            return v
-        self.balance[(tile, before)].append((-1, v))
-        self.balance[(tile, after)].append((1, v))
-        self.inflow[(tile, after)].append(v)
-        most = self.most.get(after if after != EMPTY else before, 0)
-        if most:
-            self.events[tile].append((v, most))
-        return v
-
-    def change_out(self, tile):
-        v = self.var(f"end{tile}")
-        self.balance[(tile, EMPTY)].append((-1, v))
-        return v
-
-    def changes(self, stations: Iterable[str], before: str, after: str, tag: str) -> dict[str, list]:
-        return {
-            s: [self.change(p, before, after, f"{tag}{s}{p}") for p in self.stand.get(s, ())]
-            for s in stations
-        }
-
-    def exactly(self, count: int, *groups: dict[str, list]) -> bool:
-        """These changes happen `count` times in all; False when they cannot happen at all."""
-        vs = [v for group in groups for g in group.values() for v in g]
-        if not vs:
-            return count == 0
-        self.lp.Add(sum(vs) == count)
-        return True
-
-    def needed(self, kinds: tuple[str, ...]) -> dict[str, int]:
-        """How many of each ingredient prepared in one of these ways the orders need."""
-        need: dict[str, int] = {}
-        for items in self.b.dishes:
-            for item, kind in items:
-                if kind in kinds:
-                    need[item] = need.get(item, 0) + 1
-        return need
+class HandProgram(HandFlow):
+    """The whole program: walking, the things every plan moves, the cuts; its optimum."""
 
     # -- the model --------------------------------------------------------------------------
     def solve(self) -> int | None:
@@ -191,7 +82,7 @@ class _HandFlow:
             return None
         settle(self)
         self._visits()
-        self._present()
+        self.presence()
         for terms in self.balance.values():
             self.lp.Add(sum(sign * v for sign, v in terms) == 0)
         self.lp.Minimize(sum(self.cost))
@@ -205,7 +96,7 @@ class _HandFlow:
         if 0 < tree < INF:
             self.lp.Add(sum(self.cost) >= tree)
 
-    def _present(self) -> None:
+    def presence(self) -> None:
         """A hand changes only on a tile an agent walks onto (or starts on), at most as often per
         visit as there are things of its kind."""
         starts = {a.pos for a in self.level.agents}
@@ -235,22 +126,6 @@ class _HandFlow:
                     self.steps[(p, q)] = [step]
                     self.cost.append(step)
 
-    def _relays(self, holders: list[str], hand: str, kind: str | None = None) -> tuple[dict, dict]:
-        """Things in this hand put on counters and taken off them (counted as things of `kind`
-        for the turn cuts: a plate is one whatever it holds)."""
-        puts = self.changes(holders, hand, EMPTY, f"put{hand}")
-        takes = self.changes(holders, EMPTY, hand, f"take{hand}")
-        self.record_turns(kind or hand, puts, takes)
-        return puts, takes
-
-    def record_turns(self, hand: str, puts: dict, takes: dict) -> None:
-        """Remember these changes as things of one kind put on and taken off each counter
-        (`hand_turns`)."""
-        for s in puts:
-            on, off = self.turns.setdefault((s, hand), ([], []))
-            on += zip(self.stand[s], puts[s], strict=True)
-            off += zip(self.stand[s], takes[s], strict=True)
-
     def _raw(self, holders: list[str]) -> bool:
         b = self.b
         need = self.needed(("chop", "pan"))
@@ -264,7 +139,7 @@ class _HandFlow:
             self.lying[(s, CHOPPED)][0].extend(self.chops[s])
         if not self.exactly(sum(need.values()), self.chops):
             return False
-        self._balanced(*self._relays(holders, RAW))
+        self.balanced(*self.relays(holders, RAW))
         return True
 
     def _potted(self, holders: list[str]) -> bool:
@@ -284,10 +159,10 @@ class _HandFlow:
         elsewhere = self.changes(holders, POTTED, EMPTY, "fill")
         if not self.exactly(sum(need.values()), on_stove, elsewhere):
             return False
-        self._balanced(*self._relays(holders, POTTED))
+        self.balanced(*self.relays(holders, POTTED))
         per_pot = max(sum(1 for _, k in items if k == "pot") for items in b.dishes)
         lifts = self.changes(holders, EMPTY, POT, "lift")
-        self._balanced(*self._relays(holders, POT))
+        self.balanced(*self.relays(holders, POT))
         self.onto = self.changes(b.stoves, POT, EMPTY, "stove")
         for c in holders:  # a pot filled away from a stove is carried to one, and only such a pot
             self.lp.Add(sum(elsewhere[c]) <= per_pot * sum(lifts[c]))
@@ -295,10 +170,6 @@ class _HandFlow:
         for s in b.stoves:
             self.food[s] += on_stove[s] + self.onto[s]
         return True
-
-    def _balanced(self, puts: dict, takes: dict) -> None:
-        for s in puts:  # what is put down here is taken up again
-            self.lp.Add(sum(puts[s]) == sum(takes[s]))
 
     def _plates(self, holders: list[str]) -> bool:
         """Plates from where their lives start to the windows, meeting cookware on the way when
@@ -311,7 +182,7 @@ class _HandFlow:
         if not self.exactly(n, *serves.values()):
             return False
         served_phases(self, serves)
-        relays = {h: self._relays(holders, h, PLATE) for h in phases}
+        relays = {h: self.relays(holders, h, PLATE) for h in phases}
         # per (counter, phase): what makes a plate stand there and what ends it, beside puts/takes
         here: dict[tuple[str, str], tuple[list, list]] = {}
         for s in holders:
@@ -324,7 +195,7 @@ class _HandFlow:
             washed = self.changes(b.sinks, DIRTY, EMPTY, "wash")
             if not self.exactly(washes, washed):
                 return False
-            self._balanced(*self._relays(holders, DIRTY))
+            self.balanced(*self.relays(holders, DIRTY))
             # a clean plate is taken from the sink that washed it
             clean = self.changes(b.sinks, EMPTY, PLATE, "clean")
             self.record_turns(PLATE, washed, clean)

@@ -16,7 +16,7 @@ from itertools import combinations
 
 import numpy as np
 
-from .bound import INF
+from ..model import INF
 
 MAX_KINDS = 12  # beyond this the recurrence (3 ** kinds) is too slow to be worth it
 

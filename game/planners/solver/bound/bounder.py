@@ -15,8 +15,8 @@ Relaxations used (each holds for every plan):
   piece's first is one of its own, or food cooked and thrown away before them (a turn more).
 - Every part of a dish meets a plate at some station, and the plate then reaches a window.
 - Dishes are served in order; a dish past the plates on the map needs a plate that came back
-  dirty 10 after an earlier serve and was washed (6).
-- Chopping boards chop one ingredient at a time (4 each), each board from when an ingredient can
+  dirty `RETURN_DELAY` after an earlier serve and was washed (`WASH_TIME`).
+- Chopping boards chop one ingredient at a time (`CHOP_TIME` each), each board from when an ingredient can
   first reach it.
 - Agents work one action at a time: the carrying, chopping and washing the dishes need, shared out
   over the agents, takes at least its total divided by the number of agents (carrying counted as
@@ -30,24 +30,21 @@ Relaxations used (each holds for every plan):
 
 from __future__ import annotations
 
-import heapq
 import itertools
-import json
-import threading
-from collections import deque
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from game.engine import Level
 from game.engine.kitchen import CHOP_TIME, RETURN_DELAY, WASH_TIME
 from game.engine.level import COOKWARE_TIME, PAN_INGREDIENTS, POT_INGREDIENTS, default_cookware
 
-INF = 10**9
-CHOP, WASH = CHOP_TIME, WASH_TIME  # the engine's durations: the bound follows any change to them
-NOT_HOLDING = ("serving_window", "plate_return", "trash")
+from ..model import INF
+from .carry import NOT_HOLDING, Carry
+from .team_carry import TeamCarry
+
 MAX_SHARINGS = 50_000  # ways to share ingredients out over pots or pans that are tried in full
 
 
+@dataclass
 @dataclass
 class Bound:
     value: int  # INF when no plan can serve the level (something needed is out of reach)
@@ -63,195 +60,9 @@ class Bound:
         return f"{self.value} ({', '.join(f'{k} {v}' for k, v in self.terms.items())})"
 
 
-_KNOWN: dict[tuple[str, str | None], int | None] = {}
+class Bounder:
+    """The relaxations per dish (see the module docstring) and the distances they share."""
 
-
-def known_bound(level: Level, rules: str | None = None) -> int | None:
-    """The lower bound as a number to show beside an OCT, or None when there is none; kept, so
-    that a window asking again (or after `warm_known_bound`) gets it at once."""
-    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules)
-    if key in _KNOWN:
-        return _KNOWN[key]
-    try:
-        b = lower_bound(level, rules)
-        value = b.value if b.finite and b.value > 0 else None
-    except Exception:  # a level the bound cannot read: show nothing, never fail a window
-        value = None
-    if len(_KNOWN) >= 64:
-        _KNOWN.clear()
-    _KNOWN[key] = value
-    return value
-
-
-def warm_known_bound(level: Level, rules: str | None = None) -> threading.Thread:
-    """Work the bound out in the background (a fraction of a second), so that a result card or
-    viewer shown later does not wait for it on the window's thread."""
-    worker = threading.Thread(target=known_bound, args=(level, rules), daemon=True)
-    worker.start()
-    return worker
-
-
-class Carry:
-    """Distances an item can be carried: BFS over floor tiles plus, when there are several agents
-    to hand it over, one node per holding station joining the tiles around it."""
-
-    def __init__(self, level: Level, handoffs: bool = True):
-        self.level = level
-        self.handoffs = handoffs
-        self.stations = {s.name: s for s in level.stations}
-        self.adjacent: dict[str, list[tuple[int, int]]] = {
-            name: [p for p in level.neighbours(s.pos) if level.is_floor(p)]
-            for name, s in self.stations.items()
-        }
-        self.holders: dict[tuple[int, int], list[str]] = {}
-        for name, tiles in self.adjacent.items():
-            if handoffs and self.stations[name].kind not in NOT_HOLDING:
-                for p in tiles:
-                    self.holders.setdefault(p, []).append(name)
-        self._from: dict[str, dict] = {}
-        self._start: dict[str, dict] = {}  # per source, `_relayed`
-
-    def from_station(self, name: str) -> dict:
-        got = self._from.get(name)
-        if got is None:
-            got = self._from[name] = self._bfs(name)
-        return got
-
-    def _bfs(self, name: str) -> dict:
-        level = self.level
-        dist: dict = {}
-        queue: deque = deque()
-        for p in self.adjacent[name]:
-            dist[p] = 0
-            queue.append(p)
-        while queue:
-            node = queue.popleft()
-            d = dist[node]
-            if isinstance(node, str):  # a holding station: every side is the same place
-                for p in self.adjacent[node]:
-                    if p not in dist or dist[p] > d:
-                        dist[p] = d
-                        queue.appendleft(p)
-                continue
-            for st in self.holders.get(node, ()):
-                if st not in dist or dist[st] > d:
-                    dist[st] = d
-                    queue.appendleft(st)
-            for q in level.neighbours(node):
-                if level.is_floor(q) and dist.get(q, INF) > d + 1:
-                    dist[q] = d + 1
-                    queue.append(q)
-        return dist
-
-    def from_start(self, a: str, b: str) -> int | None:
-        """The least time from the start until an item at a is held next to b, when this carry
-        follows the agents from where they stand (None: it does not; see `TeamCarry`). A lone
-        agent carries the item from the side of a it walked to; with hand-overs, an item put on a
-        counter is taken from a side only once some agent can have walked there."""
-        if self.handoffs:
-            got = self._start.get(a)
-            if got is None:
-                got = self._start[a] = self._relayed(a)
-            return min((got.get(p, INF) for p in self.adjacent[b]), default=INF)
-        if len(self.level.agents) != 1:
-            return None
-        level = self.level
-        reach = level.distances(level.agents[0].pos)
-        best = INF
-        for p in self.adjacent[a]:
-            if p in reach:
-                onward = level.distances(p)
-                best = min([best] + [reach[p] + onward[q] for q in self.adjacent[b] if q in onward])
-        return best
-
-    @cached_property
-    def reach(self) -> dict:
-        """Earliest any agent can stand on each tile."""
-        out: dict = {}
-        for agent in self.level.agents:
-            for p, d in self.level.distances(agent.pos).items():
-                out[p] = min(d, out.get(p, INF))
-        return out
-
-    def _relayed(self, source: str) -> dict:
-        """Earliest an item waiting at `source` from the start can be held on each tile (and lie
-        on each holding station): picked up once an agent reaches a side, walked a tile a step,
-        handed over a counter once an agent can stand on the far side."""
-        level, reach = self.level, self.reach
-        best: dict = {}
-        heap = [(reach[p], n, p) for n, p in enumerate(self.adjacent[source]) if p in reach]
-        heapq.heapify(heap)
-        pushed = len(self.adjacent[source])
-        while heap:
-            t, _, node = heapq.heappop(heap)
-            if node in best:
-                continue
-            best[node] = t
-            if isinstance(node, str):
-                nxt = [(max(t, reach[p]), p) for p in self.adjacent[node] if p in reach]
-            else:
-                nxt = [(t, st) for st in self.holders.get(node, ())]
-                nxt += [(t + 1, q) for q in level.neighbours(node) if q in reach]
-            for when, there in nxt:
-                if there not in best:
-                    heapq.heappush(heap, (when, pushed, there))
-                    pushed += 1
-        return best
-
-    def between(self, a: str, b: str) -> int:
-        da = self.from_station(a)
-        return min((da.get(p, INF) for p in self.adjacent[b]), default=INF)
-
-
-def routes_by_default(level: Level) -> bool:
-    """Whether the planner adds the routes relaxation unasked: on one-order levels, where it fits
-    and tightens the bound now and then (on the suite's two-order levels it never did)."""
-    return len(level.orders) == 1
-
-
-_BOUNDS: dict[tuple[str, str | None, bool], Bound] = {}
-
-
-def lower_bound(level: Level, rules: str | None = None, routes: bool | None = False) -> Bound:
-    """The largest of several relaxations (see the module docstring), the hands term among them
-    (`hand_bound`, a linear program and its cuts, a fraction of a second); with `routes`, also the
-    agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
-    enough for it (None: as `routes_by_default` says). 0 with no orders. Every part is
-    deterministic (CP-SAT runs on a deterministic time limit), so the last few bounds are kept:
-    planning the same level again does not work its bound out again."""
-    if not level.orders:
-        return Bound(0)
-    if routes is None:
-        routes = routes_by_default(level)
-    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules, routes)
-    if key not in _BOUNDS:
-        if len(_BOUNDS) >= 64:
-            _BOUNDS.clear()
-        _BOUNDS[key] = _work_out(level, rules, routes)
-    kept = _BOUNDS[key]
-    return Bound(kept.value, dict(kept.terms))
-
-
-def _work_out(level: Level, rules: str | None, routes: bool) -> Bound:
-    bounder = _Bounder(level)
-    bound = bounder.bound()
-    if bound.finite:
-        from .hand_bound import hand_bound
-
-        hands = hand_bound(level, bounder)
-        bound.terms["hands"] = hands
-        bound.value = max(bound.value, hands)
-    if routes and bound.finite:
-        from .route_bound import route_bound
-
-        value = route_bound(level, rules or level.rules)
-        if value is not None:
-            bound.terms["routes"] = value
-            bound.value = max(bound.value, value)
-    return bound
-
-
-class _Bounder:
     def __init__(self, level: Level):
         self.level = level
         # how soon an item can get somewhere: a lone agent hands nothing over (what it puts down
@@ -260,8 +71,6 @@ class _Bounder:
         # if a helper stood behind every counter ...
         agents = len(level.agents)
         if agents == 2:
-            from .team_carry import TeamCarry
-
             self.carry: Carry = TeamCarry(level)
         else:
             self.carry = Carry(level, handoffs=agents > 1)
@@ -336,7 +145,7 @@ class _Bounder:
         out = []
         for b in self.boards:
             t = min((self.fetch(d, b) for d in self.dispensers.get(item, ())), default=INF)
-            out.append((b, t + CHOP))
+            out.append((b, t + CHOP_TIME))
         return out
 
     def first_in(self, kind: str) -> int:
@@ -419,7 +228,8 @@ class _Bounder:
         wash_cycle = INF
         if self.plate_return and self.sinks:
             wash_cycle = min(
-                RETURN_DELAY + self.cd(self.plate_return, s) + WASH + self.to_window(s) for s in self.sinks
+                RETURN_DELAY + self.cd(self.plate_return, s) + WASH_TIME + self.to_window(s)
+                for s in self.sinks
             )
         earliest = [
             max([1] + [self.served(i, k, d < plates) for i, k in items])
@@ -497,13 +307,13 @@ class _Bounder:
         # each board chops its first no sooner than an ingredient can reach it; each next one
         # goes to the board that would finish it soonest
         ends = [
-            min(t - CHOP for i in set(items) for b, t in self.chopped_at(i) if b == board)
+            min(t - CHOP_TIME for i in set(items) for b, t in self.chopped_at(i) if b == board)
             for board in self.boards
         ]
         done = 0
         for _ in items:
             k = min(range(len(ends)), key=lambda j: ends[j])
-            ends[k] += CHOP
+            ends[k] += CHOP_TIME
             done = max(done, ends[k])
         return done + min(self.to_window(b) for b in self.boards)
 
@@ -517,7 +327,7 @@ class _Bounder:
             for item, kind in items:
                 disps = self.dispensers.get(item, ())
                 if kind in ("chop", "pan"):
-                    total += CHOP + min((self.hd(x, b) for x in disps for b in self.boards), default=0)
+                    total += CHOP_TIME + min((self.hd(x, b) for x in disps for b in self.boards), default=0)
                 if kind == "pan":
                     pan_trip = max(
                         pan_trip, min((self.hd(b, s) for b in self.boards for s in self.stoves), default=0)
@@ -529,5 +339,5 @@ class _Bounder:
             total += pan_trip + pot_trip + plate_trip
         washes = max(0, d + 1 - len(self.plates))
         if washes and self.plate_return and self.sinks:
-            total += washes * (WASH + min(self.hd(self.plate_return, s) for s in self.sinks))
+            total += washes * (WASH_TIME + min(self.hd(self.plate_return, s) for s in self.sinks))
         return total

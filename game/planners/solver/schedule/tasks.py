@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .model import KitchenModel, Need
+from ..model import KitchenModel, Need
 
 PREP, WASH, ASSEMBLE, RELAY = "prep", "wash", "assemble", "relay"
 MOVE, BRING = "move", "bring"  # tasks of hand-over levels: move a plate, bring a pan to it

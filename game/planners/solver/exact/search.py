@@ -11,7 +11,7 @@ it returns is checked by `simulate` before it is given out.
 States: the agent's tile and what it holds, what every station holds (pan and pot counters
 included), dirty plates waiting and due, orders served; the time is the cost. Macro actions:
 walk (shortest path) to a tile beside a station, maybe wait there, then Interact or Process.
-A* on time with an admissible heuristic (`exact_bound.Estimate`), re-opening, and dominance: the same
+A* on time with an admissible heuristic (`estimate.Estimate`), re-opening, and dominance: the same
 state reached later is dropped. A budget of expanded states (and optionally seconds) ends the
 search with "unknown", never with a wrong value. With a `weight` above 1 the same search looks
 for plans instead (weighted A*, anytime): each plan it finds is checked and the search goes on
@@ -61,9 +61,9 @@ from game.engine.kitchen import CHOP_TIME, WASH_TIME
 from game.engine.plan import Action
 from game.engine.rules import RuleSet
 
-from .exact_bound import Estimate
-from .exact_state import DIRTY, State, Stepper, is_cookware, is_ingredient, is_plate, ready_time, stove_takes
-from .model import INF, Geometry
+from ..model import INF, Geometry
+from .estimate import Estimate
+from .state import DIRTY, State, Stepper, is_cookware, is_ingredient, is_plate, ready_time, stove_takes
 
 DEFAULT_MAX_STATES = 300_000
 YIELD_EVERY = 256  # expanded states between two progress reports
@@ -378,20 +378,29 @@ class Search:
                     reason=f"stopped after {expanded - 1} states",
                     lower=floor,
                 )
-            for actions, stepped in self.successors(state, now):
-                if stepped is None:
-                    continue
-                new, t = stepped
-                key = self.key(new, t)
-                if best.get(key, INF) <= t:
-                    continue
-                h = self.estimate.value(new, t)
-                if h >= cutoff:
-                    continue
-                best[key] = t
-                parents.append((node, actions))
-                heapq.heappush(heap, (self.priority(h, t), -t, t, len(parents) - 1, h, new))
-        seconds = clock.monotonic() - started
+            self._expand(state, now, node, cutoff, best, parents, heap)
+        return self._exhausted(found, expanded, floor, clock.monotonic() - started)
+
+    def _expand(
+        self, state: State, now: float, node: int, cutoff: float, best: dict, parents: list, heap: list
+    ):
+        """Push every successor of the state reached sooner than before and worth searching."""
+        for actions, stepped in self.successors(state, now):
+            if stepped is None:
+                continue
+            new, t = stepped
+            key = self.key(new, t)
+            if best.get(key, INF) <= t:
+                continue
+            h = self.estimate.value(new, t)
+            if h >= cutoff:
+                continue
+            best[key] = t
+            parents.append((node, actions))
+            heapq.heappush(heap, (self.priority(h, t), -t, t, len(parents) - 1, h, new))
+
+    def _exhausted(self, found: Exact | None, expanded: int, floor: float, seconds: float) -> Outcome:
+        """How a search that ran out of states to search ended."""
         if found is not None:  # every state that could lead below it was searched
             return Outcome("optimal", found, expanded, seconds, lower=found.oct)
         before = "" if self.below >= INF else f" before {self.below:g}"
@@ -464,14 +473,3 @@ def exact_optimum(
     """The least OCT over every valid plan, with a plan reaching it; None when unknown (the
     budget ran out) or when no plan serves the orders."""
     return exact_search(level, rules, max_states, time_limit).exact
-
-
-__all__ = [
-    "DEFAULT_MAX_STATES",
-    "Exact",
-    "Outcome",
-    "Unsupported",
-    "exact_optimum",
-    "exact_search",
-    "proven_below",
-]

@@ -20,18 +20,13 @@ counter and kind, the set breaking its cut the most, if any does.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ortools.graph.python import max_flow
-
-if TYPE_CHECKING:
-    from .hand_bound import _HandFlow
+from .hand_flow import HandFlow
 
 SCALE = 10**6  # flows are fractions: capacities in millionths
 SLACK = 10**-3  # a cut must be broken by more than this to be added
 
 
-def turn_cuts(flow: _HandFlow, arcs: list, index: dict) -> list:
+def turn_cuts(flow: HandFlow, arcs: list, index: dict) -> list:
     """The broken cuts of the current solution, as (counter and kind, the set's tile indices);
     read them all before `add_turn_cuts` changes the program."""
     if len(flow.level.agents) != 1:
@@ -45,7 +40,7 @@ def turn_cuts(flow: _HandFlow, arcs: list, index: dict) -> list:
     return out
 
 
-def add_turn_cuts(flow: _HandFlow, cuts: list, index: dict) -> None:
+def add_turn_cuts(flow: HandFlow, cuts: list, index: dict) -> None:
     start = index[flow.level.agents[0].pos]  # only called with cuts, so with one agent
     for key, near in cuts:
         puts, takes = flow.turns[key]
@@ -68,6 +63,8 @@ def _broken_side(arcs: list, index: dict, start: int, full: bool, puts: list, ta
     amount = sum(v.solution_value() for _, v in takes)
     if amount <= SLACK or len({p for p, _ in puts + takes}) < 2:
         return None  # nothing taken, or all put and taken from one tile: no walk needed
+    from ortools.graph.python import max_flow  # loaded with the first bound (see `hand_flow`)
+
     source, sink = len(index), len(index) + 1
     net = max_flow.SimpleMaxFlow()
     for i, j, cap in arcs:

@@ -13,7 +13,7 @@ from game.engine.plan import Action
 from game.engine.rules import RuleSet
 from game.engine.simulator import Simulation
 
-from .model import Geometry
+from ..model import Geometry
 
 HOLDING = ("table", "chopping_board", "dispenser", "stove", "sink")  # stations with a surface
 DIRTY = "dirty"

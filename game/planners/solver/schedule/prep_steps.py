@@ -3,13 +3,14 @@ the plate, put it in a pot or pan, or hand it over on a table (mixed into the De
 
 from __future__ import annotations
 
+from .contract import StepBase
 from .tasks import STAGE, Task
 from .timing import CHOP, OPEN, Batch, Walker
 
 FILL_SPOTS = 2  # surfaces near a dispenser tried for filling a pot there
 
 
-class PrepSteps:
+class PrepSteps(StepBase):
     # -- preparing ingredients --------------------------------------------------------------
     def fresh(self, idx: int) -> Walker:
         return Walker(self, idx)
@@ -372,12 +373,12 @@ class PrepSteps:
         return self.window_walk(to or self.on(stove)) if self.genome.to_window else 0
 
     def window_walk(self, station: str) -> int:
-        got = self._serve_walk.get(station)
+        got = self.serve_walks.get(station)
         if got is None:
             got = min(
                 (self.to_station[w][u] for w in self.model.windows for u in self.stand[station]), default=0
             )
-            self._serve_walk[station] = got
+            self.serve_walks[station] = got
         return got
 
     def ready_after_add(self, stove: str, dish: int, t: int) -> int:

@@ -7,14 +7,15 @@ from itertools import permutations
 
 from game.engine.kitchen import RETURN_DELAY, WASH_TIME
 
-from .model import INF
+from ..model import INF
+from .contract import StepBase
 from .tasks import PREP, Task
 from .timing import OPEN, Infeasible, Walker
 
 MAX_PERMUTED_STOPS = 4  # up to 4! routes through the stops of one dish are tried
 
 
-class PlateSteps:
+class PlateSteps(StepBase):
     # -- plates ---------------------------------------------------------------------------
     def move_plate(self, task: Task, idx: int):
         """Carry the dish's plate to another table (one that the agents bringing pans reach)."""

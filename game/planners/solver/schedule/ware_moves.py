@@ -5,6 +5,7 @@ aside may later be filled the same way and put down on a stove left empty (a swa
 
 from __future__ import annotations
 
+from .contract import StepBase
 from .timing import OPEN, Walker
 
 MOVE_TARGETS = 1  # stoves nearer a window tried for each pot or pan, nearest first
@@ -14,7 +15,7 @@ ASIDE_SPOTS = 2  # tables nearest the stove tried for setting its own cookware a
 MIN_GAIN = 4
 
 
-class WareMoves:
+class WareMoves(StepBase):
     def destinations(self, stove: str) -> list[str | None]:
         """Where the cookware of `stove`, filled away from it, may be put down: back (None), or
         on a stove nearer a window, either empty or holding unused cookware of another kind that
@@ -96,10 +97,10 @@ class WareMoves:
         c = self.cook[stove]
         return [("close", c.at, ("aside", stove), ev)] if c.retired else []
 
-    def _eff_retire(self, stove: str, spot: str, ev: tuple) -> None:
+    def effect_retire(self, stove: str, spot: str, ev: tuple) -> None:
         c = self.cook[stove]
         c.retired, c.at, c.placed = True, spot, ev
 
-    def _eff_moved(self, stove: str, to: str) -> None:
+    def effect_moved(self, stove: str, to: str) -> None:
         c = self.cook[stove]
         c.retired, c.at = False, to

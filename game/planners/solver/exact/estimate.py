@@ -11,8 +11,8 @@ from game.engine import Level
 from game.engine.kitchen import CHOP_TIME
 from game.engine.level import COOKWARE_TIME, default_cookware
 
-from .exact_state import DIRTY, State, Stepper, is_plate, ready_time
-from .model import INF, Geometry
+from ..model import INF, Geometry
+from .state import DIRTY, State, Stepper, is_plate, ready_time
 
 AGENT = ""  # an item's place when the agent holds it
 
@@ -132,6 +132,18 @@ class Estimate:
                 if not started:
                     to_cook.append((spec.cookware, chop, stove))
             meets.append((spec.cookware, tuple(meet)))
+        plate, first = self.plate_and_start(state, specs, tuple(meets), tile)
+        if plate >= INF:
+            return INF  # no plate the agent can reach, and none to wash
+        hands = now + first + carries + to_stove["pan"] + to_stove["pot"] + plate
+        if len(to_cook) > 1 and all(ready_lb[k][0] and ready_lb[k][2] >= INF for k, _, _ in to_cook):
+            best = max(best, now + first + self.last_batch(to_cook))
+        return math.ceil(max(best, hands))
+
+    def plate_and_start(self, state: State, specs: list, meets: tuple, tile: int) -> tuple[float, float]:
+        """The least time a plate can be assembled (the next order's parts `meets` brought to
+        it) and taken to the window, and the walk to the agent's first station (0 when it holds
+        something)."""
         plate = INF
         first = INF if state.held is None else 0
         meets = tuple(meets[: self.first_needs[state.served]])  # the next order's plate
@@ -152,12 +164,7 @@ class Estimate:
             first = min([first] + [self.geo.to_station[d][tile] for d in starts])
             if first >= INF:
                 first = 0
-        if plate >= INF:
-            return INF  # no plate the agent can reach, and none to wash
-        hands = now + first + carries + to_stove["pan"] + to_stove["pot"] + plate
-        if len(to_cook) > 1 and all(ready_lb[k][0] and ready_lb[k][2] >= INF for k, _, _ in to_cook):
-            best = max(best, now + first + self.last_batch(to_cook))
-        return math.ceil(max(best, hands))
+        return plate, first
 
     def last_batch(self, to_cook: list[tuple[str, float, float]]) -> float:
         """With fresh cookware and two or more batches still to start: the last one starts only

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .model import Geometry
+from ..model import Geometry
 from .timing import Op
 
 

@@ -11,15 +11,12 @@ from __future__ import annotations
 from bisect import bisect_left
 from copy import copy
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple, Protocol
 
 from game.engine.kitchen import CHOP_TIME
 from game.engine.level import COOKWARE_TIME
 
-from .model import INF
-
-if TYPE_CHECKING:
-    from .decoder import Decoder
+from ..model import INF
 
 CHOP = CHOP_TIME  # the engine's durations, never retyped
 EV0 = (0, -3, -1, 0)  # before anything: the initial state
@@ -130,12 +127,22 @@ class Schedule:
         return (self.makespan, sum(self.serve_times), self.moving)
 
 
+class Floor(Protocol):
+    """What a `Walker` asks of the decoder: where each agent stands and when, the walking
+    distances between tiles, and the side of a station to act from (`Decoder.pick`)."""
+
+    agents: list[AgentClock]
+    dist: list[list[int]]
+
+    def pick(self, tile: int, station: str, nxt: str | None, t: int = 0, ready: int = 0) -> int: ...
+
+
 class Walker:
     """One agent trying out a task: times each interaction without touching the decoder."""
 
     __slots__ = ("dec", "idx", "tile", "t", "s", "seq", "ops", "moving")
 
-    def __init__(self, dec: Decoder, idx: int):
+    def __init__(self, dec: Floor, idx: int):
         a = dec.agents[idx]
         self.dec, self.idx = dec, idx
         self.tile, self.t, self.s, self.seq = a.tile, a.t, a.s, a.seq

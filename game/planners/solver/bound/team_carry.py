@@ -16,7 +16,8 @@ import numpy as np
 
 from game.engine import Level
 
-from .bound import INF, NOT_HOLDING, Carry
+from ..model import INF
+from .carry import NOT_HOLDING, Carry
 
 MAX_STEPS = 200  # no carrying on a map of the benchmark's size takes nearly this long
 

@@ -1,0 +1,84 @@
+"""The lower bound the planner and the windows show: the largest of the relaxations (`bounder`,
+`hand_bound`, and on request `route_bound`), worked out once per level and kept."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from game.engine import Level
+
+from .bounder import Bound, Bounder
+from .hand_bound import hand_bound
+from .route_bound import route_bound
+
+_KNOWN: dict[tuple[str, str | None], int | None] = {}
+
+
+def known_bound(level: Level, rules: str | None = None) -> int | None:
+    """The lower bound as a number to show beside an OCT, or None when there is none; kept, so
+    that a window asking again (or after `warm_known_bound`) gets it at once."""
+    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules)
+    if key in _KNOWN:
+        return _KNOWN[key]
+    try:
+        b = lower_bound(level, rules)
+        value = b.value if b.finite and b.value > 0 else None
+    except Exception:  # a level the bound cannot read: show nothing, never fail a window
+        value = None
+    if len(_KNOWN) >= 64:
+        _KNOWN.clear()
+    _KNOWN[key] = value
+    return value
+
+
+def warm_known_bound(level: Level, rules: str | None = None) -> threading.Thread:
+    """Work the bound out in the background (a fraction of a second), so that a result card or
+    viewer shown later does not wait for it on the window's thread."""
+    worker = threading.Thread(target=known_bound, args=(level, rules), daemon=True)
+    worker.start()
+    return worker
+
+
+def routes_by_default(level: Level) -> bool:
+    """Whether the planner adds the routes relaxation unasked: on one-order levels, where it fits
+    and tightens the bound now and then (on the suite's two-order levels it never did)."""
+    return len(level.orders) == 1
+
+
+_BOUNDS: dict[tuple[str, str | None, bool], Bound] = {}
+
+
+def lower_bound(level: Level, rules: str | None = None, routes: bool | None = False) -> Bound:
+    """The largest of several relaxations (see the module docstring), the hands term among them
+    (`hand_bound`, a linear program and its cuts, a fraction of a second); with `routes`, also the
+    agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
+    enough for it (None: as `routes_by_default` says). 0 with no orders. Every part is
+    deterministic (CP-SAT runs on a deterministic time limit), so the last few bounds are kept:
+    planning the same level again does not work its bound out again."""
+    if not level.orders:
+        return Bound(0)
+    if routes is None:
+        routes = routes_by_default(level)
+    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules, routes)
+    if key not in _BOUNDS:
+        if len(_BOUNDS) >= 64:
+            _BOUNDS.clear()
+        _BOUNDS[key] = _work_out(level, rules, routes)
+    kept = _BOUNDS[key]
+    return Bound(kept.value, dict(kept.terms))
+
+
+def _work_out(level: Level, rules: str | None, routes: bool) -> Bound:
+    bounder = Bounder(level)
+    bound = bounder.bound()
+    if bound.finite:
+        hands = hand_bound(level, bounder)
+        bound.terms["hands"] = hands
+        bound.value = max(bound.value, hands)
+    if routes and bound.finite:
+        value = route_bound(level, rules or level.rules)
+        if value is not None:
+            bound.terms["routes"] = value
+            bound.value = max(bound.value, value)
+    return bound
