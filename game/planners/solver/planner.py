@@ -15,6 +15,7 @@ from .bound import Bound, lower_bound
 from .exact import Outcome, Unsupported, check_supported, proven_below
 from .exact import Search as ExactSearch
 from .model import INF, KitchenModel, Unsolvable
+from .partner import Partner
 from .schedule import Found, Search, build_tasks, ground, level_seed
 
 DEFAULT_TIME_LIMIT = 10.0
@@ -210,8 +211,6 @@ class Planner:
         self.proof: Outcome | None = None  # how the exact search ended
         self.partner = None
         if fixed:
-            from .partner import Partner
-
             self.partner = Partner(level, self.rules, fixed, time_limit, hint)
             self.bound = self.partner.bound_for(self.bound, alone=False)  # the rest comes later
             self.state_budget = 0
