@@ -9,6 +9,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: the workers may then work an answer out twice
+    fcntl = None
+
 import pytest
 from hypothesis import settings
 
@@ -88,22 +93,28 @@ _KEPT: dict[str, object] = {}  # answers this process has worked out or read
 
 def run_shared(name: str, key: object, work_out: Callable[[], object]) -> object:
     """`work_out()`'s answer (plain JSON data), worked out once per run: under xdist the first
-    worker to need it writes it to the run's shared folder and the others read it there."""
+    worker to need it works it out and writes it to the run's shared folder, holding that
+    answer's lock, and another worker that needs it meanwhile waits for it there."""
     text = json.dumps([name, key], sort_keys=True, default=str)
     digest = hashlib.sha256(text.encode()).hexdigest()
-    if digest in _KEPT:
-        return _KEPT[digest]
-    folder = _SHARED.get("folder")
-    path = folder / f"{digest}.json" if folder else None
-    try:
-        value = json.loads(path.read_text()) if path else work_out()
-    except (OSError, ValueError):
-        value = work_out()
-        part = path.with_suffix(f".{os.getpid()}.part")
-        part.write_text(json.dumps(value))
-        os.replace(part, path)  # whole or not at all: a worker never reads half an answer
-    _KEPT[digest] = value
-    return value
+    if digest not in _KEPT:
+        folder = _SHARED.get("folder")
+        _KEPT[digest] = _from_folder(folder / f"{digest}.json", work_out) if folder else work_out()
+    return _KEPT[digest]
+
+
+def _from_folder(path: Path, work_out: Callable[[], object]) -> object:
+    with open(path.with_suffix(".lock"), "w") as lock:
+        if fcntl:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError):
+            value = work_out()
+            part = path.with_suffix(f".{os.getpid()}.part")
+            part.write_text(json.dumps(value))
+            os.replace(part, path)  # whole or not at all
+            return value
 
 
 def shared_solve(level, rules: str, time_limit: float) -> SimpleNamespace:
@@ -146,5 +157,19 @@ def bounds_shared_by_the_workers(tmp_path_factory: pytest.TempPathFactory, worke
     plain, routes = bound._work_out, route_bound.route_bound
     bound._work_out = _shared(plain, lambda b: [b.value, b.terms], lambda d: bound.Bound(d[0], dict(d[1])))
     route_bound.route_bound = _shared(routes, lambda v: v, lambda v: v)
+    share_out_the_human_bounds(worker_id)
     yield
     bound._work_out, route_bound.route_bound = plain, routes
+
+
+def share_out_the_human_bounds(worker_id: str) -> None:
+    """The 24 human-study levels' bounds, which many tests and every report of the human results
+    need: each worker works out its share of them first, so that no two wait on one another."""
+    from game.levels import load_level
+    from game.planners.solver import lower_bound
+
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    index = int(worker_id.removeprefix("gw")) if worker_id.startswith("gw") else 0
+    for k, (_, map_file, orders) in enumerate(human_cases()):
+        if k % count == index:
+            lower_bound(load_level(map_file, orders))
