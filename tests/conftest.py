@@ -58,6 +58,18 @@ def need_paracook() -> Path:
 SLOW_FILES = ("test_solver", "test_planner_progress", "test_scenarios", "test_report", "test_llm_evaluation")
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """Under `-n`, a worker that runs out of tests takes some of another's (the planner's tests take
+    from a second to a minute each), rather than xdist's default fixed shares; an explicit
+    `--dist` other than `load` is kept."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import WorkStealingScheduling
+
+    return WorkStealingScheduling(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The slow files first (the same order on every worker), and tests parametrized over the
     benchmark data say why they skip, not just 'empty parameter set'."""
@@ -142,12 +154,13 @@ def _shared(work_out: Callable, encode: Callable, decode: Callable) -> Callable:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def bounds_shared_by_the_workers(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[None]:
+def bounds_shared_by_the_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Under xdist each worker is a process with its own kept bounds, so a level's lower bound (a
     linear program and a CP-SAT solve: most of what a planner test costs) would be worked out once
     per worker. Here the first worker to need it works it out, with the product's code, in this
     run, and the other reads it from the run's shared folder. One process keeps its own."""
-    if worker_id == "master":
+    worker_id = os.environ.get("PYTEST_XDIST_WORKER")  # "gw0", "gw1", ... under xdist only
+    if not worker_id:
         yield
         return
     from game.planners.solver import bound, route_bound
