@@ -154,7 +154,9 @@ def _shared(work_out: Callable, encode: Callable, decode: Callable) -> Callable:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def bounds_shared_by_the_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def bounds_shared_by_the_workers(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[None]:
     """Under xdist each worker is a process with its own kept bounds, so a level's lower bound (a
     linear program and a CP-SAT solve: most of what a planner test costs) would be worked out once
     per worker. Here the first worker to need it works it out, with the product's code, in this
@@ -170,7 +172,8 @@ def bounds_shared_by_the_workers(tmp_path_factory: pytest.TempPathFactory) -> It
     plain, routes = bound._work_out, route_bound.route_bound
     bound._work_out = _shared(plain, lambda b: [b.value, b.terms], lambda d: bound.Bound(d[0], dict(d[1])))
     route_bound.route_bound = _shared(routes, lambda v: v, lambda v: v)
-    share_out_the_human_bounds(worker_id)
+    if any("human" in item.nodeid for item in request.session.items):  # a run that needs them
+        share_out_the_human_bounds(worker_id)
     yield
     bound._work_out, route_bound.route_bound = plain, routes
 
