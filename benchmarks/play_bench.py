@@ -22,11 +22,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame  # noqa: E402
+from figures import Results  # noqa: E402
 
 from game.levels import load_level  # noqa: E402
 from game.ui import store  # noqa: E402
@@ -63,7 +65,7 @@ def percentile(times: list[float], q: float) -> float:
     return times[int(q * (len(times) - 1))]
 
 
-def bench_edit(level_path: Path, edits: int, surface: pygame.Surface) -> bool:
+def bench_edit(level_path: Path, edits: int, surface: pygame.Surface, out: Results) -> bool:
     level = load_level(level_path)
     screen = PlayScreen(level, size=SIZE, restore=False)
     long_plan(screen.editor)
@@ -97,6 +99,17 @@ def bench_edit(level_path: Path, edits: int, surface: pygame.Surface) -> bool:
             f"(budget {EDIT_BUDGET_MS:g} ms)"
         )
     print(f"  the whole process, autosave thread included: {per_edit:.2f} ms of CPU per edit on average")
+    out.setting(
+        f"edit: {edits} edits (a Wait added, then undone) with redraw, timeline visible, on "
+        f"`{level_path.relative_to(ROOT)}` with a plan of {ed.action_count} actions, at {SIZE[0]}x{SIZE[1]}"
+    )
+    out.figure(
+        "edit + re-simulation + redraw, window thread CPU, p95",
+        percentile(cpu, 0.95),
+        "ms",
+        f"under {EDIT_BUDGET_MS:g} ms",
+    )
+    out.figure("edit + re-simulation + redraw, wall clock, p95", percentile(wall, 0.95), "ms")
     # On a shared machine the wall clock includes other processes' turns; the window thread's CPU
     # time is the work a frame waits for (the autosave is written by its own thread).
     ok = percentile(cpu, 0.95) < EDIT_BUDGET_MS
@@ -115,7 +128,7 @@ def idle_cpu(app: App, seconds: float) -> tuple[float, int]:
     return (time.process_time() - cpu0) / seconds, app.frames - frames0
 
 
-def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface) -> bool:
+def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface, out: Results) -> bool:
     from game.replay import Replay
     from game.ui.screens.browser import BrowserScreen
 
@@ -133,6 +146,7 @@ def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface) -> boo
     except ImportError:
         pass
     ok = True
+    out.setting(f"idle: each window's own loop with no input for {seconds:g} s")
     for name, make in screens.items():
         share, frames = idle_cpu(App(make(), surface), seconds)
         good = share < IDLE_BUDGET
@@ -141,10 +155,11 @@ def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface) -> boo
             f"  idle {name}: {100 * share:.1f}% of a core over {seconds:g} s, {frames} frames drawn "
             f"(budget {100 * IDLE_BUDGET:g}%) {'OK' if good else 'OVER'}"
         )
+        out.figure(f"idle CPU, {name}", 100 * share, "% of a core", f"under {100 * IDLE_BUDGET:g}%")
     return ok
 
 
-def bench_strong(level_path: Path, surface: pygame.Surface) -> bool:
+def bench_strong(level_path: Path, surface: pygame.Surface, out: Results) -> bool:
     from game.ui import planner_job
 
     if not planner_job.solver_available():
@@ -174,6 +189,11 @@ def bench_strong(level_path: Path, surface: pygame.Surface) -> bool:
         f"max {max(frames):.1f} ms (budget {FRAME_BUDGET_MS:g} ms); the window thread's CPU per frame: "
         f"median {statistics.median(work):.1f} ms, max {max(work):.1f} ms; load average {os.getloadavg()[0]:.1f}"
     )
+    out.setting(f"strong: Strong plan pressed on the same level, frames timed until its card ({took:.1f} s)")
+    out.figure(
+        "frame time while the planner runs, the slowest", max(frames), "ms", f"under {FRAME_BUDGET_MS:g} ms"
+    )
+    out.figure("frame time while the planner runs, median", statistics.median(frames), "ms")
     return done and max(frames) <= FRAME_BUDGET_MS
 
 
@@ -184,7 +204,10 @@ def main() -> int:
     ap.add_argument("--idle-seconds", type=float, default=10.0)
     ap.add_argument("--level", type=Path, default=DEFAULT_LEVEL)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="play-bench-") as data:
+    with (
+        Results("play_bench", "The play window's speed", "how-to/play.md") as out,
+        tempfile.TemporaryDirectory(prefix="play-bench-") as data,
+    ):
         os.environ[store.ENV_DATA] = data
         os.environ[store.ENV_REPLAYS] = str(Path(data) / "replays")
         pygame.display.init()
@@ -192,11 +215,11 @@ def main() -> int:
         surface = pygame.display.set_mode(SIZE)
         ok = True
         if args.only in (None, "edit"):
-            ok &= bench_edit(args.level, args.edits, surface)
+            ok &= bench_edit(args.level, args.edits, surface, out)
         if args.only in (None, "idle"):
-            ok &= bench_idle(args.level, args.idle_seconds, surface)
+            ok &= bench_idle(args.level, args.idle_seconds, surface, out)
         if args.only in (None, "strong"):
-            ok &= bench_strong(args.level, surface)
+            ok &= bench_strong(args.level, surface, out)
         pygame.quit()
     return 0 if ok else 1
 
