@@ -19,6 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
+
+from figures import Results  # noqa: E402
 
 from game.levels import load_level  # noqa: E402
 from game.planners.solver import Planner, lower_bound  # noqa: E402
@@ -49,6 +52,15 @@ def main() -> None:
     p.add_argument("--seeds", type=int, nargs="+", default=[42, 128])
     p.add_argument("--limit", type=float, default=1.0, help="time limit of each search (s)")
     args = p.parse_args()
+    with Results("decode_cost_bench", "The cost of one schedule decode", "explanation/planner.md") as out:
+        seeds = ", ".join(map(str, args.seeds))
+        out.setting(
+            f"the suite levels of seeds {seeds}, a {args.limit:g} s limit each (the search timed, not the bound)"
+        )
+        measure_all(args, out)
+
+
+def measure_all(args: argparse.Namespace, out: Results) -> None:
     ratios: dict[str, list[float]] = {c: [] for c in CATEGORIES}
     for seed in args.seeds:
         for cat in CATEGORIES:
@@ -57,11 +69,13 @@ def main() -> None:
                 if got:
                     ratios[cat].append(got[0] / got[1])
     every = sorted(r for rs in ratios.values() for r in rs)
+    rows = []
     for cat, rs in ratios.items():
         if rs:
             print(
                 f"{cat:8} {len(rs):3} levels  measured / fitted: median {statistics.median(rs):.2f}, max {max(rs):.2f}"
             )
+            rows.append([cat, len(rs), statistics.median(rs), max(rs)])
     if every:
         tenth = every[len(every) // 10]
         ninth = every[len(every) * 9 // 10]
@@ -69,6 +83,13 @@ def main() -> None:
             f"all      {len(every):3} levels  median {statistics.median(every):.2f}, nine in ten between "
             f"{tenth:.2f} and {ninth:.2f}; the planner allows {DECODE_SPARE:.2f}"
         )
+        rows.append(["all", len(every), statistics.median(every), max(every)])
+        out.figure("measured / estimated cost per decode, median", statistics.median(every))
+        out.figure("nine levels in ten between", f"{tenth:.2f} and {ninth:.2f}")
+        out.figure("the spare the planner allows", DECODE_SPARE)
+    out.table(
+        "Measured / estimated cost per decode, by category", ["category", "levels", "median", "max"], rows
+    )
 
 
 if __name__ == "__main__":

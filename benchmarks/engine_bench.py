@@ -14,6 +14,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
+
+from figures import Results  # noqa: E402
 
 from game.engine import Level, parse_plan, simulate  # noqa: E402
 from game.levels import load_level  # noqa: E402
@@ -68,16 +71,28 @@ def main() -> None:
     args = ap.parse_args()
     if not PARACOOK.is_dir():
         sys.exit("needs ../shared/paracook (the 24 human plans)")
-    cases = golden_cases()
-    print(f"golden plans: {len(cases)}, {sum(len(q) for _, p in cases for q in p.values())} actions in all")
-    print(f"runs/s without recording: {rate(cases, False, args.seconds):8.0f}")
-    print(f"runs/s with recording:    {rate(cases, True, args.seconds):8.0f}")
-    level = load_level(PARACOOK / "maps" / "burger" / "seed_42" / "agent_num_3.json", ["burger_basic"] * 4)
-    plan = parse_plan(long_plan(level, 201), level.agent_names)
-    print(
-        f"201-action 3-agent plan:  {per_run_ms(level, plan, False):6.3f} ms/run, "
-        f"{per_run_ms(level, plan, True):6.3f} ms/run recording"
-    )
+    with Results("engine_bench", "The engine's speed", "rules.md") as out:
+        cases = golden_cases()
+        actions = sum(len(q) for _, p in cases for q in p.values())
+        print(f"golden plans: {len(cases)}, {actions} actions in all")
+        out.setting(
+            f"the {len(cases)} recorded human plans ({actions} actions in all), {args.seconds} s each"
+        )
+        out.setting("a 201-action, 3-agent plan on burger seed 42, 300 runs each")
+        for record in (False, True):
+            runs = rate(cases, record, args.seconds)
+            print(f"runs/s {'with' if record else 'without'} recording: {runs:8.0f}")
+            out.figure(
+                f"human plans run per second, {'recording' if record else 'not recording'}", round(runs)
+            )
+        level = load_level(
+            PARACOOK / "maps" / "burger" / "seed_42" / "agent_num_3.json", ["burger_basic"] * 4
+        )
+        plan = parse_plan(long_plan(level, 201), level.agent_names)
+        plain, recorded = per_run_ms(level, plan, False), per_run_ms(level, plan, True)
+        print(f"201-action 3-agent plan:  {plain:6.3f} ms/run, {recorded:6.3f} ms/run recording")
+        out.figure("one run of the 201-action plan, not recording", plain, "ms")
+        out.figure("one run of the 201-action plan, recording", recorded, "ms")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
+
+from figures import Results  # noqa: E402
 
 from game.env import parallel_env  # noqa: E402
 
@@ -41,12 +44,18 @@ def main() -> None:
     p.add_argument("--steps", type=int, default=20_000)
     p.add_argument("--level", default=str(ROOT / "levels/tutorial/04_two_cooks.yaml"))
     args = p.parse_args()
-    for text in (False, True):
-        wall, cpu, episodes = rate(args.level, args.steps, text)
-        words = "with infos['text']" if text else "structured only"
-        print(
-            f"{wall:8.0f} steps/s, {cpu:8.0f} per CPU second  ({words}; {args.steps} steps, {episodes} episodes)"
-        )
+    level = Path(args.level).resolve()
+    shown = level.relative_to(ROOT) if level.is_relative_to(ROOT) else level
+    with Results("env_bench", "The environment's speed", "environment.md") as out:
+        out.setting(f"{args.steps:,} steps with masked random actions on `{shown}`")
+        for text in (False, True):
+            wall, cpu, episodes = rate(args.level, args.steps, text)
+            words = "with infos['text']" if text else "structured only"
+            print(
+                f"{wall:8.0f} steps/s, {cpu:8.0f} per CPU second  ({words}; {args.steps} steps, {episodes} episodes)"
+            )
+            out.figure(f"steps per second, {words}", round(wall), "steps/s")
+            out.figure(f"steps per CPU second, {words}", round(cpu), "steps/s")
 
 
 if __name__ == "__main__":

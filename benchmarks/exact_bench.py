@@ -24,7 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
 PARACOOK = Path(os.environ.get("PARACOOK_DIR") or ROOT.parent / "shared" / "paracook")
+
+from figures import Results  # noqa: E402
 
 
 def suite_tasks() -> list[tuple[str, str, list[str] | None]]:
@@ -103,6 +106,31 @@ def summary(rows: list[dict]) -> list[str]:
     return out
 
 
+def record(rows: list[dict], out: Results) -> None:
+    """The summary's figures and every task's row, for the results page."""
+    known = [r for r in rows if r["optimum"] is not None]
+    out.figure("optimum proven within the budget", f"{len(known)} of {len(rows)}")
+    if known:
+        planner = [r["planner"] / r["optimum"] for r in known if r["planner"]]
+        bound = [r["optimum"] / r["bound"] for r in known if r["bound"]]
+        out.figure("where proven: mean planner OCT / optimum", statistics.fmean(planner))
+        out.figure(
+            "where proven: planner OCT equal to the optimum",
+            f"{sum(1 for r in known if r['planner'] == r['optimum'])} of {len(known)}",
+        )
+        out.figure("where proven: mean optimum / lower bound", statistics.fmean(bound))
+    open_ = [r for r in rows if r["status"] == "budget" and r["planner"]]
+    if open_:
+        gaps = [r["planner"] / max(r["lower"], r["bound"]) for r in open_]
+        out.figure("where not proven: mean planner OCT / the floor proven", statistics.fmean(gaps))
+    columns = ["task", "rules", "planner OCT", "optimum", "lower bound", "states", "seconds"]
+    table = []
+    for r in rows:
+        opt = r["optimum"] if r["optimum"] is not None else f">={max(r['lower'], r['bound']):g}"
+        table.append([r["task"], r["rules"], r["planner"], opt, r["bound"], r["states"], r["seconds"]])
+    out.table("Every task", columns, table)
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--rules", choices=("paracook", "documented"), default="paracook")
@@ -123,11 +151,17 @@ def main() -> int:
         wanted = args.only.split(",")
         tasks = [t for t in tasks if any(w in t[0] for w in wanted)]
     rows = []
-    for task, path, orders in tasks:
-        row = run_task(task, path, orders, args.rules, args.planner_limit, args.states, args.budget)
-        rows.append(row)
-        print(line(row), flush=True)
-    print(f"[{args.rules}] " + "\n".join(summary(rows)))
+    with Results("exact_bench", "The planner against the exact optimum", "explanation/planner.md") as out:
+        out.setting(
+            f"{len(tasks)} one-agent, one-order tasks under `{args.rules}`; the planner at a {args.planner_limit:g} s "
+            f"limit; the exact search up to {args.states:,} states or {args.budget:g} s a task"
+        )
+        for task, path, orders in tasks:
+            row = run_task(task, path, orders, args.rules, args.planner_limit, args.states, args.budget)
+            rows.append(row)
+            print(line(row), flush=True)
+        print(f"[{args.rules}] " + "\n".join(summary(rows)))
+        record(rows, out)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
     return 0

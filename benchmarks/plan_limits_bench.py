@@ -15,8 +15,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
 sys.path.insert(0, str(ROOT / "tests"))
 
+from figures import Results  # noqa: E402
 from kitchens import kitchen  # noqa: E402
 from test_rules import ROWS, STATIONS  # noqa: E402
 
@@ -33,7 +35,7 @@ def timed(f):
     return out, time.perf_counter() - start
 
 
-def refuse_million() -> None:
+def refuse_million(out: Results) -> None:
     text = json.dumps({"agent1": [{"action": "Wait", "duration": 1}] * 1_000_000})
     data, t_load = timed(lambda: json.loads(text))
 
@@ -48,9 +50,14 @@ def refuse_million() -> None:
         f"10^6-action plan: {len(text) / 1e6:.1f} MB of JSON, json.loads {t_load:.2f} s, refused in {t_parse * 1000:.3f} ms"
     )
     print(f"  {message}")
+    out.figure(
+        f"a 10^6-action plan ({len(text) / 1e6:.1f} MB of JSON) refused, after json.loads",
+        t_parse * 1000,
+        "ms",
+    )
 
 
-def largest_allowed() -> None:
+def largest_allowed(out: Results) -> None:
     rng = random.Random(3)
     floor = sorted(LEVEL.distances(LEVEL.agents[0].pos))
     queue = [
@@ -64,6 +71,11 @@ def largest_allowed() -> None:
         f"2 x {MAX_ACTIONS_PER_AGENT} actions: simulate+record {t_run:.2f} s (t = {result.time}), "
         f"replay {len(data) / 1e6:.1f} MB in {t_bytes:.2f} s"
     )
+    out.figure(
+        f"the largest allowed plan (2 x {MAX_ACTIONS_PER_AGENT:,} actions) simulated and recorded", t_run, "s"
+    )
+    out.figure("its replay written", t_bytes, "s")
+    out.figure("its replay's size", len(data) / 1e6, "MB")
 
 
 def hostile_value(rng: random.Random, depth: int = 0):
@@ -94,7 +106,7 @@ def hostile_action(rng: random.Random):
     return {"action": kind, "target": rng.choice(NAMES + [hostile_value(rng)])}
 
 
-def fuzz(cases: int) -> None:
+def fuzz(cases: int, out: Results) -> None:
     rng = random.Random(11)
     failures, start = 0, time.perf_counter()
     kinds: dict[str, int] = {}
@@ -115,6 +127,7 @@ def fuzz(cases: int) -> None:
             print(f"  FAILURE {type(e).__name__}: {str(e)[:200]}")
     elapsed = time.perf_counter() - start
     print(f"hostile fuzz: {cases} plans in {elapsed:.1f} s, {failures} failures")
+    out.figure(f"hostile plans that raised or gave unrepeatable or non-JSON results, of {cases:,}", failures)
     print("  stopped by: " + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items(), key=lambda x: -x[1])))
 
 
@@ -122,9 +135,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--fuzz", type=int, default=3000, help="hostile plans to try")
     args = ap.parse_args()
-    refuse_million()
-    largest_allowed()
-    fuzz(args.fuzz)
+    with Results("plan_limits_bench", "Plan limits", "reference/plan-format.md") as out:
+        out.setting(f"{args.fuzz:,} hostile plans in the fuzz")
+        refuse_million(out)
+        largest_allowed(out)
+        fuzz(args.fuzz, out)
 
 
 if __name__ == "__main__":

@@ -26,14 +26,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
 
 import pygame  # noqa: E402
+from figures import Results  # noqa: E402
 
 from game.engine import Level, parse_plan, plan_to_dict  # noqa: E402
 from game.levels import load_level  # noqa: E402
@@ -71,7 +74,7 @@ def percentile(times: list[float], q: float) -> float:
     return times[int(q * (len(times) - 1))]
 
 
-def bench_edit(level_path: Path, edits: int, surface: pygame.Surface) -> bool:
+def bench_edit(level_path: Path, edits: int, surface: pygame.Surface, out: Results) -> bool:
     level = load_level(level_path)
     screen = PlayScreen(level, size=SIZE, restore=False)
     long_plan(screen.editor)
@@ -105,6 +108,17 @@ def bench_edit(level_path: Path, edits: int, surface: pygame.Surface) -> bool:
             f"(budget {EDIT_BUDGET_MS:g} ms)"
         )
     print(f"  the whole process, autosave thread included: {per_edit:.2f} ms of CPU per edit on average")
+    out.setting(
+        f"edit: {edits} edits (a Wait added, then undone) with redraw, timeline visible, on "
+        f"`{level_path.relative_to(ROOT)}` with a plan of {ed.action_count} actions, at {SIZE[0]}x{SIZE[1]}"
+    )
+    out.figure(
+        "edit + re-simulation + redraw, window thread CPU, p95",
+        percentile(cpu, 0.95),
+        "ms",
+        f"under {EDIT_BUDGET_MS:g} ms",
+    )
+    out.figure("edit + re-simulation + redraw, wall clock, p95", percentile(wall, 0.95), "ms")
     # On a shared machine the wall clock includes other processes' turns; the window thread's CPU
     # time is the work a frame waits for (the autosave is written by its own thread).
     ok = percentile(cpu, 0.95) < EDIT_BUDGET_MS
@@ -123,7 +137,7 @@ def idle_cpu(app: App, seconds: float) -> tuple[float, int]:
     return (time.process_time() - cpu0) / seconds, app.frames - frames0
 
 
-def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface) -> bool:
+def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface, out: Results) -> bool:
     from game.replay import Replay
     from game.ui.screens.browser import BrowserScreen
 
@@ -141,6 +155,7 @@ def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface) -> boo
     except ImportError:
         pass
     ok = True
+    out.setting(f"idle: each window's own loop with no input for {seconds:g} s")
     for name, make in screens.items():
         share, frames = idle_cpu(App(make(), surface), seconds)
         good = share < IDLE_BUDGET
@@ -149,10 +164,11 @@ def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface) -> boo
             f"  idle {name}: {100 * share:.1f}% of a core over {seconds:g} s, {frames} frames drawn "
             f"(budget {100 * IDLE_BUDGET:g}%) {'OK' if good else 'OVER'}"
         )
+        out.figure(f"idle CPU, {name}", 100 * share, "% of a core", f"under {100 * IDLE_BUDGET:g}%")
     return ok
 
 
-def bench_strong(level_path: Path, surface: pygame.Surface) -> bool:
+def bench_strong(level_path: Path, surface: pygame.Surface, out: Results) -> bool:
     from game.ui import planner_job
 
     if not planner_job.solver_available():
@@ -182,6 +198,11 @@ def bench_strong(level_path: Path, surface: pygame.Surface) -> bool:
         f"max {max(frames):.1f} ms (budget {FRAME_BUDGET_MS:g} ms); the window thread's CPU per frame: "
         f"median {statistics.median(work):.1f} ms, max {max(work):.1f} ms; load average {os.getloadavg()[0]:.1f}"
     )
+    out.setting(f"strong: Strong plan pressed on the same level, frames timed until its card ({took:.1f} s)")
+    out.figure(
+        "frame time while the planner runs, the slowest", max(frames), "ms", f"under {FRAME_BUDGET_MS:g} ms"
+    )
+    out.figure("frame time while the planner runs, median", statistics.median(frames), "ms")
     return done and max(frames) <= FRAME_BUDGET_MS
 
 
@@ -248,7 +269,7 @@ def _spread(times: list[float]) -> str:
     return f"{len(times)}, median {statistics.median(times):.2f} s, max {max(times):.2f} s"
 
 
-def bench_partner(edits: int, surface: pygame.Surface) -> bool:
+def bench_partner(edits: int, surface: pygame.Surface, out: Results) -> bool:
     from game.study.partner import Partner
     from game.ui import planner_job
 
@@ -261,6 +282,7 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
     frames: list[float] = []
     work: list[float] = []  # the window thread's CPU time per frame
     failures: list[str] = []
+    rows: list[list[Any]] = []
     for name, level, base_queue in partner_kitchens():
         play = PlayScreen(level, {"agent1": base_queue}, size=SIZE, restore=False)
         app = App(play, surface)
@@ -294,6 +316,7 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
             f"new plans {_spread(here)}; no new plan {_spread(none_here)}; "
             f"OCT after the edits {_octs(served)} (human pair {human_time(level)})"
         )
+        rows.append([name, len(here), _spread(here), _octs(served), human_time(level)])
         play.close()
     p95 = percentile(plans, 0.95) if plans else math.inf
     print(
@@ -303,6 +326,20 @@ def bench_partner(edits: int, surface: pygame.Surface) -> bool:
         f"meanwhile: median {statistics.median(frames):.1f} ms, p95 {percentile(frames, 0.95):.1f} ms, max "
         f"{max(frames):.1f} ms (budget {FRAME_BUDGET_MS:g} ms); the window thread's CPU per frame: median "
         f"{statistics.median(work):.1f} ms, max {max(work):.1f} ms; load average {os.getloadavg()[0]:.1f}"
+    )
+    out.setting(
+        f"partner: {edits} edits per kitchen to agent1 (the human pair's queue), the built-in partner "
+        "planning agent2; each timed from the edit to the frame that shows the partner's answer"
+    )
+    out.figure(
+        "partner: edit to the partner's new plan on screen, p95", p95, "s", f"p95 {PARTNER_BUDGET_S:g} s"
+    )
+    out.figure("partner: frames meanwhile, max (wall clock)", max(frames), "ms", f"{FRAME_BUDGET_MS:g} ms")
+    out.figure("partner: the window thread's CPU per frame, max", max(work), "ms", f"{FRAME_BUDGET_MS:g} ms")
+    out.table(
+        "Partner mode, per kitchen",
+        ["kitchen", "new plans", "edit to plan on screen", "OCT after the edits", "human pair"],
+        rows,
     )
     for f in failures:
         print(f"  FAILED {f}")
@@ -322,7 +359,10 @@ def main() -> int:
     ap.add_argument("--idle-seconds", type=float, default=10.0)
     ap.add_argument("--level", type=Path, default=DEFAULT_LEVEL)
     args = ap.parse_args()
-    with tempfile.TemporaryDirectory(prefix="play-bench-") as data:
+    with (
+        Results("play_bench", "The play window's speed", "how-to/play.md") as out,
+        tempfile.TemporaryDirectory(prefix="play-bench-") as data,
+    ):
         os.environ[store.ENV_DATA] = data
         os.environ[store.ENV_REPLAYS] = str(Path(data) / "replays")
         pygame.display.init()
@@ -330,13 +370,13 @@ def main() -> int:
         surface = pygame.display.set_mode(SIZE)
         ok = True
         if args.only in (None, "edit"):
-            ok &= bench_edit(args.level, args.edits, surface)
+            ok &= bench_edit(args.level, args.edits, surface, out)
         if args.only in (None, "idle"):
-            ok &= bench_idle(args.level, args.idle_seconds, surface)
+            ok &= bench_idle(args.level, args.idle_seconds, surface, out)
         if args.only in (None, "strong"):
-            ok &= bench_strong(args.level, surface)
+            ok &= bench_strong(args.level, surface, out)
         if args.only in (None, "partner"):
-            ok &= bench_partner(args.partner_edits, surface)
+            ok &= bench_partner(args.partner_edits, surface, out)
         pygame.quit()
     return 0 if ok else 1
 

@@ -44,8 +44,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))  # figures.py, also when a test imports the script
 PARACOOK = Path(os.environ.get("PARACOOK_DIR") or ROOT.parent / "shared" / "paracook")
 RULES = ("paracook", "documented")
+
+from figures import Results  # noqa: E402
 
 
 def paracook_jobs(time_limit: float) -> list[tuple]:
@@ -201,6 +204,23 @@ def binding_lines(rows: list[dict]) -> list[str]:
     return lines
 
 
+def by_orders_table(rows: list[dict]) -> tuple[list[str], list[list]]:
+    """Per part, rule set and number of orders: tasks served, mean OCT / bound, and how many
+    tasks each term (or tie of terms) binds the bound on."""
+    table = []
+    for part, rules in sorted({(r["part"], r["rules"]) for r in rows}):
+        sel = [r for r in rows if r["part"] == part and r["rules"] == rules and r["done"]]
+        for n in sorted({r["orders"] for r in sel}):
+            tally: dict[str, int] = {}
+            for r in sel:
+                if r["orders"] == n and r.get("terms") is not None:
+                    tally[binding(r)] = tally.get(binding(r), 0) + 1
+            ranked = ", ".join(f"{k} {c}" for k, c in sorted(tally.items(), key=lambda kv: (-kv[1], kv[0])))
+            count = sum(1 for r in sel if r["orders"] == n)
+            table.append([part, rules, n, count, ratio(sel, n), ranked])
+    return ["tasks", "rules", "orders", "served", "mean OCT / bound", "the term that binds (tasks)"], table
+
+
 def exact_line(rows: list[dict]) -> list[str]:
     ran = [r for r in rows if r.get("exact") in ("optimal", "budget")]
     if not ran and not any(r.get("exact") in ("alone", "team") for r in rows):
@@ -283,6 +303,30 @@ def summarise(rows: list[dict]) -> list[str]:
     return lines
 
 
+def record(rows: list[dict], out: Results) -> None:
+    """The summary's figures for the results page: one row per part and rule set."""
+    table = []
+    for part in ("human", "paracook", "suite"):
+        for rules in sorted({r["rules"] for r in rows if r["part"] == part}):
+            sel = [r for r in rows if r["part"] == part and r["rules"] == rules]
+            ok = [r for r in sel if r["done"]]
+            mean_oct = statistics.fmean(r["oct"] for r in ok) if ok else None
+            mean_s = statistics.fmean(r["seconds"] for r in sel)
+            table.append([part, rules, f"{len(ok)}/{len(sel)}", mean_oct, ratio(ok), ratio(ok, 1), mean_s])
+    columns = ["tasks", "rules", "served", "mean OCT", "mean OCT / bound", "one-order tasks", "mean s"]
+    out.table("By part", columns, table)
+    out.table("By number of orders: OCT over the bound, and the term that binds", *by_orders_table(rows))
+    hum = [r for r in rows if r["part"] == "human" and r["done"]]
+    if hum:
+        total = sum(r["oct"] for r in hum)
+        out.figure("human study: the planner's total OCT", total)
+        out.figure("human study: the humans' total OCT", sum(r["human"] for r in hum))
+        out.figure(
+            "human study: tasks where the planner is at most the human OCT",
+            sum(1 for r in hum if r["oct"] <= r["human"]),
+        )
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--time-limit", type=float, default=10.0)
@@ -327,14 +371,19 @@ def main() -> int:
 
     rows = []
     start = time.monotonic()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for row in tqdm(pool.map(run_job, jobs, chunksize=1), total=len(jobs), unit="task"):
-            rows.append(row)
-    print(
-        f"{len(rows)} solves in {time.monotonic() - start:.0f} s "
-        f"(time limit {args.time_limit:g} s, {args.jobs} jobs)"
-    )
-    print("\n".join(summarise(rows)))
+    with Results("solver_bench", "The built-in planner", "explanation/planner.md") as out:
+        out.setting(
+            f"{len(jobs)} solves ({', '.join(parts)}), a {args.time_limit:g} s limit each, {args.jobs} jobs"
+        )
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for row in tqdm(pool.map(run_job, jobs, chunksize=1), total=len(jobs), unit="task"):
+                rows.append(row)
+        print(
+            f"{len(rows)} solves in {time.monotonic() - start:.0f} s "
+            f"(time limit {args.time_limit:g} s, {args.jobs} jobs)"
+        )
+        print("\n".join(summarise(rows)))
+        record(rows, out)
     if args.out:
         Path(args.out).write_text(json.dumps(rows, indent=1) + "\n")
     if args.same:

@@ -2,11 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
+
+try:
+    import fcntl
+except ImportError:  # not on Windows: the workers may then work an answer out twice
+    fcntl = None
 
 import pytest
+from hypothesis import settings
+
+# The same examples on every run and every machine: drawn from each test's own fixed seed (not
+# from a random one, nor replayed from a local database of past failures), with no per-example
+# deadline (a busy machine is slower, never wrong). A test's own @settings still sets its
+# number of examples.
+settings.register_profile("suite", derandomize=True, database=None, deadline=None, print_blob=True)
+settings.load_profile("suite")
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -37,8 +53,27 @@ def need_paracook() -> Path:
     return PARACOOK
 
 
+# The files whose tests run the planner or work out bounds: they go first, so that under xdist
+# the last tests to start are short ones and no worker waits long for another at the end.
+SLOW_FILES = ("test_solver", "test_planner_progress", "test_scenarios", "test_report", "test_llm_evaluation")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """Under `-n`, a worker that runs out of tests takes some of another's (the planner's tests take
+    from a second to a minute each), rather than xdist's default fixed shares; an explicit
+    `--dist` other than `load` is kept."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import WorkStealingScheduling
+
+    return WorkStealingScheduling(config, log)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests parametrized over the benchmark data say why they skip, not just 'empty parameter set'."""
+    """The slow files first (the same order on every worker), and tests parametrized over the
+    benchmark data say why they skip, not just 'empty parameter set'."""
+    items.sort(key=lambda item: not item.path.name.startswith(SLOW_FILES))  # a stable sort
     if PARACOOK.is_dir():
         return
     for item in items:
@@ -62,3 +97,95 @@ def human_cases() -> list[tuple[Path, Path, list[str]]]:
 @pytest.fixture
 def paracook_dir() -> Path:
     return need_paracook()
+
+
+_SHARED: dict[str, Path] = {}  # "folder": this run's folder shared by the workers (xdist only)
+_KEPT: dict[str, object] = {}  # answers this process has worked out or read
+
+
+def run_shared(name: str, key: object, work_out: Callable[[], object]) -> object:
+    """`work_out()`'s answer (plain JSON data), worked out once per run: under xdist the first
+    worker to need it works it out and writes it to the run's shared folder, holding that
+    answer's lock, and another worker that needs it meanwhile waits for it there."""
+    text = json.dumps([name, key], sort_keys=True, default=str)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    if digest not in _KEPT:
+        folder = _SHARED.get("folder")
+        _KEPT[digest] = _from_folder(folder / f"{digest}.json", work_out) if folder else work_out()
+    return _KEPT[digest]
+
+
+def _from_folder(path: Path, work_out: Callable[[], object]) -> object:
+    with open(path.with_suffix(".lock"), "w") as lock:
+        if fcntl:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        try:
+            return json.loads(path.read_text())
+        except (OSError, ValueError):
+            value = work_out()
+            part = path.with_suffix(f".{os.getpid()}.part")
+            part.write_text(json.dumps(value))
+            os.replace(part, path)  # whole or not at all
+            return value
+
+
+def shared_solve(level, rules: str, time_limit: float) -> SimpleNamespace:
+    """The planner's `done`, `oct`, `plan` and `note` for this level, rule set and limit, planned
+    once per run for every test that asks the same (the planner is deterministic: the limit
+    sets its budget of schedules, never the clock)."""
+
+    def work_out() -> dict:
+        from game.planners.solver import solve
+
+        sol = solve(level, rules, time_limit=time_limit)
+        return {"done": sol.done, "oct": sol.oct, "plan": sol.plan, "note": sol.note}
+
+    return SimpleNamespace(**run_shared("solve", [level.to_dict(), rules, time_limit], work_out))
+
+
+def _shared(work_out: Callable, encode: Callable, decode: Callable) -> Callable:
+    """`work_out(level, *rest)`, its answers shared by this run's workers (`run_shared`)."""
+
+    def shared(level, *rest):
+        key = [level.to_dict(), *rest]
+        return decode(run_shared(work_out.__name__, key, lambda: encode(work_out(level, *rest))))
+
+    return shared
+
+
+@pytest.fixture(scope="session", autouse=True)
+def bounds_shared_by_the_workers(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[None]:
+    """Under xdist each worker is a process with its own kept bounds, so a level's lower bound (a
+    linear program and a CP-SAT solve: most of what a planner test costs) would be worked out once
+    per worker. Here the first worker to need it works it out, with the product's code, in this
+    run, and the other reads it from the run's shared folder. One process keeps its own."""
+    worker_id = os.environ.get("PYTEST_XDIST_WORKER")  # "gw0", "gw1", ... under xdist only
+    if not worker_id:
+        yield
+        return
+    from game.planners.solver.bound import lower as bound
+
+    _SHARED["folder"] = tmp_path_factory.getbasetemp().parent / "shared"  # one per run
+    _SHARED["folder"].mkdir(exist_ok=True)
+    plain, routes = bound._work_out, bound.route_bound
+    bound._work_out = _shared(plain, lambda b: [b.value, b.terms], lambda d: bound.Bound(d[0], dict(d[1])))
+    bound.route_bound = _shared(routes, lambda v: v, lambda v: v)
+    if any("human" in item.nodeid for item in request.session.items):  # a run that needs them
+        share_out_the_human_bounds(worker_id)
+    yield
+    bound._work_out, bound.route_bound = plain, routes
+
+
+def share_out_the_human_bounds(worker_id: str) -> None:
+    """The 24 human-study levels' bounds, which many tests and every report of the human results
+    need: each worker works out its share of them first, so that no two wait on one another."""
+    from game.levels import load_level
+    from game.planners.solver import lower_bound
+
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    index = int(worker_id.removeprefix("gw")) if worker_id.startswith("gw") else 0
+    for k, (_, map_file, orders) in enumerate(human_cases()):
+        if k % count == index:
+            lower_bound(load_level(map_file, orders))

@@ -498,7 +498,7 @@ ATTEMPT_KEYS = (
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)  # the same 100 lists every run
 @given(
     st.lists(
         st.one_of(

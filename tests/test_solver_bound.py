@@ -36,7 +36,7 @@ def test_bound_is_at_most_the_human_oct(case):
         assert bound <= other.time
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),
@@ -286,17 +286,37 @@ def test_a_counter_hands_over_only_once_someone_can_stand_behind_it():
 
 
 def test_a_level_s_bound_is_worked_out_once_and_handed_out_as_a_copy(monkeypatch):
+    from collections import OrderedDict
+
     from game.planners.solver.bound import lower as bound_module
 
     level = load_level(ROOT / "levels" / "tutorial" / "02_chopping.yaml")
-    calls = []
-    real = bound_module._work_out
-    monkeypatch.setattr(bound_module, "_BOUNDS", {})
+    calls, routed = [], []
+    real, real_routes = bound_module._work_out, bound_module.route_bound
+    monkeypatch.setattr(bound_module, "_BOUNDS", OrderedDict())
+    monkeypatch.setattr(bound_module, "_ROUTES", OrderedDict())
     monkeypatch.setattr(bound_module, "_work_out", lambda *a: calls.append(a) or real(*a))
+    monkeypatch.setattr(bound_module, "route_bound", lambda *a: routed.append(a[1]) or real_routes(*a))
     first = bound_module.lower_bound(level, "paracook")
     first.terms["hands"] = -1  # a caller changing its copy changes nothing kept
     again = bound_module.lower_bound(level, "paracook")
-    assert len(calls) == 1 and again == real(level, "paracook", False) and again.terms["hands"] != -1
-    bound_module.lower_bound(level, "documented")
+    assert len(calls) == 1 and again == real(level) and again.terms["hands"] != -1
+    # the relaxations but the routes read no rule set: the other rule set asks for the same bound
+    assert bound_module.lower_bound(level, "documented") == again and len(calls) == 1
+    with_routes = bound_module.lower_bound(level, "paracook", routes=True)
     bound_module.lower_bound(level, "paracook", routes=True)
-    assert len(calls) == 3  # another rule set or relaxation is another bound
+    bound_module.lower_bound(level, "documented", routes=True)
+    assert len(calls) == 1 and routed == ["paracook", "documented"]  # the routes: once per rule set
+    assert with_routes.value == max(again.value, with_routes.terms["routes"])
+
+
+def test_the_least_recently_used_bound_is_the_one_dropped(monkeypatch):
+    from collections import OrderedDict
+
+    from game.planners.solver.bound import lower as bound_module
+
+    store = OrderedDict()
+    monkeypatch.setattr(bound_module, "KEPT", 2)
+    for key in ("a", "b", "a", "c"):  # "a" asked again just before "c" comes in: "b" goes
+        bound_module._kept(store, key, lambda k=key: k.upper())
+    assert list(store) == ["a", "c"] and store["a"] == "A"

@@ -67,7 +67,7 @@ def test_a_plate_standing_on_a_table_is_taken_without_a_walk_to_put_it_there():
     assert best is not None and lower_bound(level).value <= best.oct
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(["salad", "sashimi", "burger", "sushi", "pasta", "burrito"]),
     seed=st.integers(0, 10_000),

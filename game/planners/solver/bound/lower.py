@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
 
 from game.engine import Level
 
@@ -46,7 +49,25 @@ def routes_by_default(level: Level) -> bool:
     return len(level.orders) == 1
 
 
-_BOUNDS: dict[tuple[str, str | None, bool], Bound] = {}
+KEPT = 64  # bounds kept per kind, the least recently used dropped first
+# The relaxations other than the routes read no rule set (both count cooking the same way), so
+# one bound serves a level under either; the routes relaxation is kept per rule set.
+_BOUNDS: OrderedDict[str, Bound] = OrderedDict()
+_ROUTES: OrderedDict[tuple[str, str], int | None] = OrderedDict()
+_KEEPING = threading.Lock()  # a window works bounds out on a thread of its own
+
+
+def _kept(store: OrderedDict, key: object, work_out: Callable[[], Any]) -> Any:
+    with _KEEPING:
+        if key in store:
+            store.move_to_end(key)
+            return store[key]
+    value = work_out()
+    with _KEEPING:
+        store[key] = value
+        if len(store) > KEPT:
+            store.popitem(last=False)
+    return value
 
 
 def lower_bound(level: Level, rules: str | None = None, routes: bool | None = False) -> Bound:
@@ -55,30 +76,29 @@ def lower_bound(level: Level, rules: str | None = None, routes: bool | None = Fa
     agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
     enough for it (None: as `routes_by_default` says). 0 with no orders. Every part is
     deterministic (CP-SAT runs on a deterministic time limit), so the last few bounds are kept:
-    planning the same level again does not work its bound out again."""
+    planning the same level again, or under the other rule set, does not work it out again."""
     if not level.orders:
         return Bound(0)
     if routes is None:
         routes = routes_by_default(level)
-    key = (json.dumps(level.to_dict(), sort_keys=True, default=str), rules, routes)
-    if key not in _BOUNDS:
-        if len(_BOUNDS) >= 64:
-            _BOUNDS.clear()
-        _BOUNDS[key] = _work_out(level, rules, routes)
-    kept = _BOUNDS[key]
-    return Bound(kept.value, dict(kept.terms))
+    text = json.dumps(level.to_dict(), sort_keys=True, default=str)
+    kept = _kept(_BOUNDS, text, lambda: _work_out(level))
+    bound = Bound(kept.value, dict(kept.terms))
+    if routes and bound.finite:
+        ruleset = rules or level.rules
+        value = _kept(_ROUTES, (text, ruleset), lambda: route_bound(level, ruleset))
+        if value is not None:
+            bound.terms["routes"] = value
+            bound.value = max(bound.value, value)
+    return bound
 
 
-def _work_out(level: Level, rules: str | None, routes: bool) -> Bound:
+def _work_out(level: Level) -> Bound:
+    """The relaxations that hold under both rule sets."""
     bounder = Bounder(level)
     bound = bounder.bound()
     if bound.finite:
         hands = hand_bound(level, bounder)
         bound.terms["hands"] = hands
         bound.value = max(bound.value, hands)
-    if routes and bound.finite:
-        value = route_bound(level, rules or level.rules)
-        if value is not None:
-            bound.terms["routes"] = value
-            bound.value = max(bound.value, value)
     return bound

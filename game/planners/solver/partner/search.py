@@ -192,55 +192,42 @@ class PartnerSearch:
 
     def acts(self, kind: str, name: str, held: Any, top: Any, view: View, changes: bool) -> list[str]:
         """Actions worth trying at a station (the engine has the last word)."""
-        ing_held = _is_ingredient(held)
         if kind in ("table", "chopping_board", "dispenser"):
-            out = []
-            if held is None:
-                if top is not None or changes:
-                    out.append("Interact")
-                elif kind == "dispenser" and self.wanted(self.level.station_by_name[name].provides, view):
-                    out.append("Interact")
-            elif changes or _combines(held, top) or (top is None and kind != "dispenser"):
-                out.append("Interact")
-            if kind == "chopping_board" and (changes or (_is_ingredient(top) and top[1] == "raw")):
-                out.append("Process")
-            return out
+            return self._surface_acts(kind, name, held, top, view, changes)
         if kind == "stove":
-            if held is None:
-                return ["Interact"] if top is not None or changes else []
-            if top is None:
-                return ["Interact"] if _is_cookware(held) or changes else []
-            if ing_held and _is_cookware(top):
-                return ["Interact"] if _cookware_takes(top[0], held) else []
-            if _is_plate(held) and _is_cookware(top):
-                return ["Interact"]
-            return ["Interact"] if changes else []
+            return _stove_acts(held, top, changes)
         if kind == "sink":
-            out = []
-            if (held is None and (_is_plate(top) or changes)) or (
+            took = (held is None and (_is_plate(top) or changes)) or (
                 held == "dirty" and (top is None or changes)
-            ):
-                out.append("Interact")
-            if top == "dirty" or changes:
-                out.append("Process")
-            return out
+            )
+            return ["Interact"] * bool(took) + ["Process"] * (top == "dirty" or changes)
         if kind == "plate_return":
             return ["Interact"] if held is None and (view.dirty or view.pending) else []
         if kind == "serving_window":
-            if _is_plate(held) and tuple(sorted(f"{n}:{s}" for n, s in held[1])) in self.signatures:
-                return ["Interact"]
-            return []
+            return ["Interact"] if _is_plate(held) and self._dish(held) in self.signatures else []
         if kind == "trash":
-            if ing_held and held[0] not in self.needed:
-                return ["Interact"]
-            if (
-                _is_plate(held)
-                and held[1]
-                and tuple(sorted(f"{n}:{s}" for n, s in held[1])) not in self.signatures
-            ):
-                return ["Interact"]
-            return []
+            extra = _is_ingredient(held) and held[0] not in self.needed
+            unwanted = _is_plate(held) and held[1] and self._dish(held) not in self.signatures
+            return ["Interact"] if extra or unwanted else []
         return []
+
+    @staticmethod
+    def _dish(plate: Any) -> tuple[str, ...]:
+        return tuple(sorted(f"{n}:{s}" for n, s in plate[1]))
+
+    def _surface_acts(
+        self, kind: str, name: str, held: Any, top: Any, view: View, changes: bool
+    ) -> list[str]:
+        out = []
+        if held is None:
+            provides = self.level.station_by_name[name].provides if kind == "dispenser" else None
+            if top is not None or changes or self.wanted(provides, view):
+                out.append("Interact")
+        elif changes or _combines(held, top) or (top is None and kind != "dispenser"):
+            out.append("Interact")
+        if kind == "chopping_board" and (changes or (_is_ingredient(top) and top[1] == "raw")):
+            out.append("Process")
+        return out
 
     def wanted(self, item: str | None, view: View) -> bool:
         """Is one more of this ingredient needed: fewer exist than the orders left use?"""
@@ -428,6 +415,18 @@ class PartnerSearch:
                 seen[key] = t
                 out.append(child)
         return out
+
+
+def _stove_acts(held: Any, top: Any, changes: bool) -> list[str]:
+    if held is None:
+        return ["Interact"] if top is not None or changes else []
+    if top is None:
+        return ["Interact"] if _is_cookware(held) or changes else []
+    if _is_ingredient(held) and _is_cookware(top):
+        return ["Interact"] if _cookware_takes(top[0], held) else []
+    if _is_plate(held) and _is_cookware(top):
+        return ["Interact"]
+    return ["Interact"] if changes else []
 
 
 def _is_ingredient(c: Any) -> bool:
