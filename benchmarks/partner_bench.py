@@ -148,46 +148,46 @@ def main() -> int:
         print(f"no ParaCook data at {PARACOOK} (set PARACOOK_DIR)", file=sys.stderr)
         return 2
     report: dict = {"time_limit": args.time_limit}
-    if args.only in (None, "humans"):
-        report["humans"] = humans(args.time_limit)
-    if args.only in (None, "latency"):
-        report["latency"] = latency(args.time_limit)
+    with Results("partner_bench", "Planning around fixed queues", "partner-planning.md") as out:
+        if args.only in (None, "humans"):
+            report["humans"] = humans(args.time_limit)
+        if args.only in (None, "latency"):
+            report["latency"] = latency(args.time_limit)
+        record(report, out)
     if args.out:
         Path(args.out).write_text(json.dumps(report, indent=2) + "\n")
-    record(report)
     return 0
 
 
-def record(report: dict) -> None:
+def record(report: dict, out: Results) -> None:
     """The figures for the results page (`benchmarks/results/partner_bench.json`)."""
-    with Results("partner_bench", "Planning around fixed queues", "partner-planning.md") as out:
-        out.setting(f"the planner's limit {report['time_limit']:g} s per call")
-        if "humans" in report:
-            rows = report["humans"]
-            out.setting("humans: agent1 fixed to the recorded human agent1 queue, the planner plans agent2")
-            columns = ["kitchen (2 orders)", "human pair OCT", "planner OCT", "bound, same constraint"]
-            out.table(
-                "Around the human agent1",
-                columns,
-                [[r["kitchen"], r["human_pair"], r["planner"], r["bound"]] for r in rows],
-            )
-            wins = sum(1 for r in rows if r["planner"] is not None and r["planner"] <= r["human_pair"])
-            out.figure(
-                "kitchens where the plan is at least as fast as the human pair",
-                wins,
-                f"of {len(rows)}",
-                "3 of 4",
-            )
-        lat = report.get("latency")
-        if lat:
-            out.setting(
-                "latency: five fixed queues per kitchen (either human agent's, with and without a trailing "
-                "Wait 5, three quarters of agent1's), seconds from the call to the first served plan"
-            )
-            out.figure("calls that found a plan", lat["found"], f"of {lat['calls']}")
-            for q in ("p50", "p95", "max"):
-                if q in lat:
-                    out.figure(f"first served plan, {q}", lat[q], "s", "p95 1 s" if q == "p95" else "")
+    out.setting(f"the planner's limit {report['time_limit']:g} s per call")
+    if "humans" in report:
+        rows = report["humans"]
+        out.setting("humans: agent1 fixed to the recorded human agent1 queue, the planner plans agent2")
+        columns = ["kitchen (2 orders)", "human pair OCT", "planner OCT", "bound, same constraint"]
+        out.table(
+            "Around the human agent1",
+            columns,
+            [[r["kitchen"], r["human_pair"], r["planner"], r["bound"]] for r in rows],
+        )
+        wins = sum(1 for r in rows if r["planner"] is not None and r["planner"] <= r["human_pair"])
+        out.figure(
+            "kitchens where the plan is at least as fast as the human pair",
+            wins,
+            f"of {len(rows)}",
+            "3 of 4",
+        )
+    lat = report.get("latency")
+    if lat:
+        out.setting(
+            "latency: five fixed queues per kitchen (either human agent's, with and without a trailing "
+            "Wait 5, three quarters of agent1's), seconds from the call to the first served plan"
+        )
+        out.figure("calls that found a plan", lat["found"], f"of {lat['calls']}")
+        for q in ("p50", "p95", "max"):
+            if q in lat:
+                out.figure(f"first served plan, {q}", lat[q], "s", "p95 1 s" if q == "p95" else "")
 
 
 if __name__ == "__main__":

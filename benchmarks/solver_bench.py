@@ -27,7 +27,7 @@ Every row carries the bound's terms and a hash of the plan, so that a change mea
 planner as it was can be proven to: `--same OLD.json` compares every task's OCT, bound, terms and
 plan hash with an earlier `--out` file and fails on any difference (the search stops on a budget
 of schedules, not on the clock, so the figures do not depend on the machine's load). `--every K`
-keeps every K-th task of each part (a sample).
+keeps every K-th task of each suite part (a sample); the 24 human-study tasks are always all run.
 """
 
 from __future__ import annotations
@@ -365,8 +365,12 @@ def main() -> int:
         jobs = [j for j in jobs if f"agent_num_{args.agents}/" in j[1]]
     if args.rules:
         jobs = [j for j in jobs if j[4] == args.rules]
-    if args.every > 1:
-        jobs = [j for part in parts for j in [j for j in jobs if j[0] == part][:: args.every]]
+    if args.every > 1:  # the 24 human-study tasks stay whole: their total is the figure
+        jobs = [
+            j
+            for part in parts
+            for j in [j for j in jobs if j[0] == part][:: 1 if part == "human" else args.every]
+        ]
     from tqdm import tqdm
 
     rows = []
