@@ -130,7 +130,7 @@ def test_a_huge_declared_map_is_refused_at_once(tmp_path, capsys):
     assert len(path.read_bytes()) < 150
     start = time.monotonic()
     assert main(["run", str(path), str(PLAN_FILE), "--orders", "salad_basic"]) == 2
-    assert time.monotonic() - start < 5  # a bound on a hang, not a speed measurement
+    assert time.monotonic() - start < 30  # a bound on a hang, not a speed measurement
     assert "100000x100000 is too large (at most 100 a side)" in capsys.readouterr().err
 
 
@@ -384,7 +384,7 @@ def test_the_timeout_bounds_a_trickling_answer(tmp_path, capsys, hostile_key):
         start = time.monotonic()
         assert run_llm(tmp_path, server, llm_levels(tmp_path, 1), "--timeout", "1.5", "--retries", "0") == 1
         took = time.monotonic() - start
-    assert took < 10  # a bound on a hang, not a speed measurement: the answer would take minutes
+    assert took < 60  # a bound on a hang, not a speed measurement: the answer would take minutes
     assert "the request timed out (took longer than the timeout (1.5 s))" in capsys.readouterr().err
 
 

@@ -271,7 +271,7 @@ def test_garbage_keeps_the_last_good_values_and_budget_gives_the_fraction():
 
 def test_the_job_survives_messages_it_cannot_read():
     job = PlannerJob(salad_level(), "paracook", sleeping_planner)
-    assert job.wait_started(30)
+    assert job.wait_started(120)
     mine, theirs = multiprocessing.Pipe(duplex=False)
     job._conn = mine
     for message in (
@@ -287,7 +287,7 @@ def test_the_job_survives_messages_it_cannot_read():
     theirs.send(("done", {"agent1": []}))
     assert job.poll().status == "done"
     job.process.terminate()
-    job.process.join(5)
+    job.process.join(30)
 
 
 # -- the window ---------------------------------------------------------------------------------------------------
@@ -335,7 +335,7 @@ def test_the_window_shows_the_search_and_cancel_stops_it_at_once(monkeypatch, si
     d.click_button(play.buttons["strong"])  # Cancel plan
     assert play.job is None and "cancelled" in play.message and job.state.status == "cancelled"
     assert job.state.best_oct == 52  # what it had found is still known
-    job.process.join(5)
+    job.process.join(30)
     assert not job.process.is_alive()
     d.step()
     assert text_pixels(d, words) == 0 and play.buttons["strong"].text == "Strong plan"

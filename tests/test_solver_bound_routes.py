@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
 
-from game.engine import simulate
+from game.engine import get_rules, simulate
+from game.engine.plan import parse_plan
+from game.engine.simulator import Simulation
 from game.levels import load_level
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import CATEGORIES, SuiteTask
@@ -26,16 +28,23 @@ ROOT = Path(__file__).resolve().parents[1]
 CASES = human_cases()
 
 
-@pytest.mark.parametrize("case", CASES, ids=[str(c[0].relative_to(c[0].parents[3])) for c in CASES])
-def test_route_bound_is_at_most_the_human_oct(case):
-    human, map_file, orders = case
+@pytest.mark.parametrize(
+    "index", range(len(CASES)), ids=[str(c[0].relative_to(c[0].parents[3])) for c in CASES]
+)
+def test_route_bound_is_at_most_the_human_oct(index):
+    """Each recorded plan against the bound under one rule set, the two taking turns over the
+    plans (a routes relaxation is a CP-SAT solve of about a second per rule set)."""
+    human, map_file, orders = CASES[index]
     level = load_level(map_file, orders)
     plan = json.loads(human.read_text())["plan"]
-    for rules in ("paracook", "documented"):
+    turns = ("paracook", "documented")
+    for rules in (turns[index % 2], turns[1 - index % 2]):
         result = simulate(level, plan, rules, record=False)
         if result.done:
             bound = lower_bound(level, rules, routes=True)
             assert 0 < bound.value <= result.time, (rules, bound.terms)
+            return
+    pytest.fail("the recorded plan serves under neither rule set")
 
 
 @pytest.mark.parametrize(
@@ -95,6 +104,11 @@ def optimum(level, depth: int) -> float | None:
 
 
 def search_optimum(level, depth: int) -> float | None:
+    """Depth-first over every plan. With no cooking and no plate coming back, what a plan leaves
+    (where the agent stands, what it holds, what lies where, what is served) is all its future
+    depends on: a kitchen some plan already left as soon, with as many steps still to take, is
+    not searched again."""
+    assert not any(s.kind in ("stove", "plate_return") for s in level.stations), "no clocks here"
     stations = [s for s in level.stations if s.kind not in (None, "wall")]
     sides = {s.name: [p for p in level.neighbours(s.pos) if level.is_floor(p)] for s in stations}
     steps = []
@@ -105,23 +119,41 @@ def search_optimum(level, depth: int) -> float | None:
             if s.kind in ("chopping_board", "sink"):
                 steps.append([move, {"action": "Process", "target": s.name}])
     best: list[float | None] = [None]
+    seen: dict[str, list[tuple[float, int]]] = {}
     name = level.agent_names[0]
+    rules = get_rules(level.rules)
 
     def dfs(plan: list, left: int) -> None:
-        result = simulate(level, {name: plan}, record=False)
-        if result.error:
+        sim = Simulation(level, parse_plan({name: plan}, level.agent_names), rules, record=False)
+        if sim.run() is not None:
             return
-        if result.done:
-            if best[0] is None or result.time < best[0]:
-                best[0] = result.time
+        kitchen, now = sim.kitchen, sim.now
+        if not kitchen.remaining:
+            if best[0] is None or now < best[0]:
+                best[0] = now
             return
-        if left == 0 or (best[0] is not None and result.time >= best[0]):
+        if left == 0 or (best[0] is not None and now >= best[0]):
             return
+        key = json.dumps(
+            [
+                kitchen.agents[0].pos,
+                _item(kitchen.agents[0].held),
+                len(kitchen.served),
+                sorted((n, _item(v)) for n, v in kitchen.surface.items()),
+            ]
+        )
+        if any(then <= now and more >= left for then, more in seen.get(key, ())):
+            return
+        seen.setdefault(key, []).append((now, left))
         for step in steps:
             dfs(plan + step, left - 1)
 
     dfs([], depth)
     return best[0]
+
+
+def _item(item) -> object:
+    return None if item is None else item.to_dict()
 
 
 TINY = [
