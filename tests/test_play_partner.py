@@ -404,3 +404,22 @@ def test_a_studys_built_in_partner_gives_the_same_queues_the_same_plan():
     again = planner_partner(level, level.rules, fixed, steady=True)
     assert first["found"] and first == again
     assert first["plan"]["agent1"] == fixed["agent1"]
+
+
+def test_partner_mode_autosaves_the_partners_queues_too():
+    # a crash or a close loses nothing: each partner answer is autosaved like an edit
+    level = salad_level()
+    d = Driver(lambda: PlayScreen(level, size=SIZE))
+    d.screen.partner.function = stand_in.counting_partner
+    start_partner(d)
+    settle(d)
+    d.click_station("dispenser1")
+    settle(d)
+    assert queue(d, "agent2") == waits(2)  # the partner's answer to the person's one action
+    d.screen.autosaver.flush()
+    saved = store.load_autosave(level)
+    assert list(saved["agent1"]) == queue(d, "agent1") and list(saved["agent2"]) == waits(2)
+    d.screen.close()
+    again = Driver(lambda: PlayScreen(level, size=SIZE))
+    assert queue(again, "agent1") == list(saved["agent1"]) and queue(again, "agent2") == waits(2)
+    again.screen.close()
