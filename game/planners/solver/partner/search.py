@@ -13,8 +13,10 @@ The order is a beam search, widened each round (anytime: the best plan so far is
 round is the same sequence of runs whatever the machine, ended by a budget of runs). Half of each
 beam is ranked "safe" (what the run kept of the fixed queues first), half "bold" (a fixed agent's
 error weighed by how soon it comes); on a plateau it looks one step further. After each round
-the best plan is made leaner (`polish`), and once, a plan made without the constraint is tried
-(`seeded`)."""
+the best plan is made leaner (`polish`). Plans the schedule search made are tried as they are:
+before the first round, of the free agents alone (a plan at once where the search would take
+long, e.g. around a dish left half done); after the second, made without the constraint and
+longer ones of the free agents alone (`seeded`)."""
 
 from __future__ import annotations
 
