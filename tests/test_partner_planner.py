@@ -245,7 +245,7 @@ def salad42():
     return level, lower_bound(level)
 
 
-def first_plan(level, fixed, runs):
+def first_plan(level, fixed, runs, hint=None):
     """The first served plan within `runs` engine runs (the search stopped there): the plan, and
     the runs it took, or (None, runs used)."""
     seen = {}
@@ -256,7 +256,7 @@ def first_plan(level, fixed, runs):
             return False
         return p.evaluations < runs
 
-    sol = solve(level, time_limit=BUDGET, fixed=fixed, progress=stop)
+    sol = solve(level, time_limit=BUDGET, fixed=fixed, progress=stop, hint=hint)
     return (sol if sol.done else None), seen.get("runs", sol.evaluations)
 
 
@@ -325,3 +325,39 @@ def test_food_that_would_spoil_a_plate_is_never_put_on_one(salad42):
     assert not search.plated_fits(("lettuce", "chopped"), lettuce, view)  # no salad has two
     assert search.acts("table", "table1", ("cucumber", "raw"), empty, view, False) == []
     assert search.acts("table", "table1", ("cucumber", "chopped"), empty, view, False) == ["Interact"]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    which=st.integers(min_value=0, max_value=1),
+    where=st.floats(min_value=0, max_value=1),
+    wait_for=st.sampled_from([1, 3, 2.5]),
+    taken_out=st.booleans(),
+)
+def test_after_a_wait_put_in_or_taken_out_the_previous_plan_shifted_the_same_way_serves(
+    planned, which, where, wait_for, taken_out
+):
+    # the person puts a Wait into agent1's queue (or takes one out): the partner's previous plan,
+    # its agent2 queue shifted by as long from the same instant, is tried right after it as it is
+    level, plan = planned[which]
+    queue = plan["agent1"]
+    i = round(where * len(queue))
+    edited = queue[:i] + [wait(wait_for)] + queue[i:]
+    before, after = plan, edited
+    if taken_out:  # from the partner's plan with the Wait in, back to the queue without it
+        before, after = first_plan(level, {"agent1": edited}, runs=3, hint=plan)[0].plan, queue
+    sol, runs = first_plan(level, {"agent1": after}, runs=3, hint=before)
+    assert sol is not None and runs <= 3, f"{runs} runs"
+    assert same(sol.plan["agent1"], after)
+
+
+def test_a_queue_is_moved_by_waits():
+    from game.engine import Action
+    from game.planners.solver.partner import _moved
+
+    w = lambda d: Action("Wait", duration=d)  # noqa: E731
+    go, act = Action("MoveTo", (1, 1)), Action("Interact", "table1")
+    assert _moved((go, act), 1, 2) == (go, w(2), act)
+    assert _moved((go, w(3), act, w(1)), 1, -3.5) == (go, act, w(0.5))
+    assert _moved((go, w(3), act), 2, -1) is None  # no Wait from there on to take it from
+    assert _moved((go, w("x"), act), 0, -1) is None

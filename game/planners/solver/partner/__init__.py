@@ -141,16 +141,52 @@ class Partner:
                 f"no plan for {', '.join(self.free)} around the fixed queues found in {self.used} runs"
             )
 
-    def _hint(self, hint: Mapping[str, Any] | None) -> dict[str, tuple[Action, ...]]:
+    def _hint(self, hint: Mapping[str, Any] | None) -> list[dict[str, tuple[Action, ...]]]:
         """The free agents' queues of a hinted plan (a plan object or anything with a `plan`),
-        read like any plan: ValueError for one of the wrong shape."""
+        read like any plan: ValueError for one of the wrong shape. When the hint's queue for a
+        fixed agent differs from the one fixed now by a shift in time from some action on (a
+        Wait put in or taken out, a walk made longer), the free queues shifted the same way
+        from the same instant follow, so that the partner keeps in step."""
         if not hint:
-            return {}
+            return []
         try:
             plan = parse_plan(hint, self.level.agent_names)
         except PlanError as e:
             raise ValueError(f"hint: {e}") from None
-        return {a: plan[a] for a in self.free if plan[a]}
+        free = {a: plan[a] for a in self.free if plan[a]}
+        if not free:
+            return []
+        shifted = self._shifted(plan, free)
+        return [free] + ([shifted] if shifted else [])
+
+    def _shifted(self, plan: Mapping[str, tuple[Action, ...]], free: dict) -> dict | None:
+        """The free queues shifted as the one changed fixed queue is (None when there is not
+        exactly one, or the shift cannot be made with Waits)."""
+        rules = get_rules(self.rules)
+        changed = [a for a in self.fixed.actions if plan[a] != self.fixed.actions[a]]
+        if len(changed) != 1:
+            return None
+        agent = changed[0]
+        old, new = plan[agent], self.fixed.actions[agent]
+        i = next(
+            (k for k, (x, y) in enumerate(zip(old, new, strict=False)) if x != y), min(len(old), len(new))
+        )
+        before = time_fixed(self.level, rules, {agent: [x.to_dict() for x in old]})
+        spans = self.fixed.timed[agent]
+        if before.independent is not None or self.fixed.independent is not None or not spans:
+            return None
+        at = spans[i].start if i < len(spans) else self.fixed.end(agent)
+        delta = self.fixed.end(agent) - before.end(agent)
+        if delta == 0 or not math.isfinite(delta):
+            return None
+        timed = time_fixed(self.level, rules, {a: [x.to_dict() for x in q] for a, q in free.items()})
+        out = {}
+        for a, queue in free.items():
+            k = next((t.index for t in timed.timed[a] if t.start >= at), len(queue))
+            out[a] = _moved(queue, k, delta)
+            if out[a] is None:
+                return None
+        return out
 
     def _seed_queues(
         self, plan: Callable[[Level, float], Planning], level: Level, limit: float
@@ -200,3 +236,26 @@ class Partner:
             a: check_fixed(self.level, {a: self.raw[a]})[a] if a in self.raw else free.get(a, [])
             for a in self.level.agent_names
         }
+
+
+def _moved(queue: tuple[Action, ...], k: int, delta: float) -> tuple[Action, ...] | None:
+    """The queue with its actions from index k on later by `delta` (a Wait put in), or sooner
+    (its Waits from k on made shorter; None when they are too short)."""
+    if delta > 0:
+        d = int(delta) if float(delta).is_integer() else delta
+        return queue[:k] + (Action("Wait", duration=d),) + queue[k:]
+    left, out = -delta, list(queue)
+    for j in range(k, len(out)):
+        if left <= 0:
+            break
+        if out[j].name == "Wait":
+            if not isinstance(out[j].duration, int | float) or isinstance(out[j].duration, bool):
+                return None  # a Wait the engine will refuse: no shift through it
+            cut = min(left, out[j].duration)
+            left -= cut
+            rest = out[j].duration - cut
+            rest = int(rest) if float(rest).is_integer() else rest
+            out[j] = Action("Wait", duration=rest)
+    if left > 0:
+        return None
+    return tuple(a for a in out if not (a.name == "Wait" and a.duration == 0))

@@ -345,24 +345,28 @@ class PartnerSearch:
     def steps(
         self,
         seeds: Sequence[Seed] = (),
-        hint: dict[str, tuple[Action, ...]] | None = None,
+        hints: Sequence[Queues] = (),
         alone: Sequence[Seed] = (),
     ) -> Iterator[int]:
-        """The search, yielding the runs used so far after each expansion. `hint` (the free
-        agents' queues of an earlier plan, say the partner's before the person's last edit) is
-        tried first, as it is; then, while no plan is in, each of `alone` in turn (plans of the
-        free agents alone, made by the schedule search: agents never block each other, so such
-        a plan serves around fixed queues that leave what it uses alone). After the second
-        round (or at the end of the budget, if that comes first), each of `seeds` gives the free
-        agents' queues of a plan made with a longer search (without the constraint, or of the
-        free agents alone: it takes a while, so not before the first plans), tried the same way. A seed is a generator (it yields while it works, so that
-        the search can be stopped meanwhile) returning the queues."""
+        """The search, yielding the runs used so far after each expansion. `hints` (the free
+        agents' queues of an earlier plan, say the partner's before the person's last edit, then
+        the same shifted in time as the edit shifted a fixed queue) are tried first, as they
+        are; then, while no plan is in, each of `alone` in turn (plans of the free agents alone,
+        made by the schedule search: agents never block each other, so such a plan serves
+        around fixed queues that leave what it uses alone). After the second round (or at the
+        end of the budget, if that comes first), each of `seeds` gives the free agents' queues
+        of a plan made with a longer search (without the constraint, or of the free agents
+        alone: it takes a while, so not before the first plans), tried the same way. A seed is
+        a generator (it yields while it works, so that the search can be stopped meanwhile)
+        returning the queues."""
         root = self.root()
         if self.consider(root) or self.dead(root):
             self.polished = self.best  # the free agents do nothing: nothing to drop
             yield self.used
             return
-        if hint:
+        for hint in hints:
+            if self.best is not None:
+                break
             yield from self.attempt(hint)
         for make in alone:
             if self.best is not None or self.used >= self.budget:
@@ -408,9 +412,9 @@ class PartnerSearch:
             return
         trial = {a: tuple(queues.get(a, ())) for a in self.free}
         done, oct_ = self.run(trial)
-        yield self.used
         if done:
             self.consider(Node(trial, dict.fromkeys(self.free, oct_), {}, done=True, oct=oct_))
+        yield self.used  # reported with the plan it found
 
     def beam(self, root: Node, width: int) -> Iterator[int]:
         layer = [root]
