@@ -14,7 +14,9 @@ from test_solver import PASS_ROWS, STATIONS
 
 from game.engine import simulate
 from game.levels import load_level
-from game.planners.solver import Planner, Unsolvable, solve
+from game.planners.solver import Planner, Unsolvable, lower_bound, solve
+from game.planners.solver.bound import Bound
+from game.planners.solver.partner import Partner
 
 BUDGET = 0.5  # seconds of limit: the budget of a few hundred engine runs (never the clock)
 
@@ -231,3 +233,131 @@ def test_the_last_improvement_of_the_search_is_the_solution():
         pass
     sol = run.solution()
     assert sol.oct == run.partner.search.best.oct == sol.bound.value == 64 < human["time"]
+
+
+SALAD_42 = "levels/suite/salad/seed_42/agent_num_2/orders_num_2.yaml"
+HALF_DONE = [mv(5, 1), it("dispenser1"), mv(0, 2), it("chopping_board2")]  # a lettuce on a board, no more
+
+
+@pytest.fixture(scope="module")
+def salad42():
+    level = load_level(SALAD_42)
+    return level, lower_bound(level)
+
+
+def first_plan(level, fixed, runs, hint=None):
+    """The first served plan within `runs` engine runs (the search stopped there): the plan, and
+    the runs it took, or (None, runs used)."""
+    seen = {}
+
+    def stop(p):
+        if p.best_oct is not None:
+            seen["runs"] = p.evaluations
+            return False
+        return p.evaluations < runs
+
+    sol = solve(level, time_limit=BUDGET, fixed=fixed, progress=stop, hint=hint)
+    return (sol if sol.done else None), seen.get("runs", sol.evaluations)
+
+
+@pytest.mark.parametrize(
+    "queue",
+    [HALF_DONE, [wait(3)]],
+    ids=["a dish left half done", "only a Wait"],
+)
+def test_a_queue_a_person_leaves_mid_edit_gets_a_partner_at_once(salad42, queue):
+    # the search around either took over 8,000 runs without a plan: the free agent's own plan
+    # (walled off from the board agent1 uses, for the first) is one, tried before it
+    level, free = salad42
+    sol, runs = first_plan(level, {"agent1": queue}, runs=20)
+    assert sol is not None and runs <= 20
+    assert same(sol.plan["agent1"], queue)
+    assert simulate(level, sol.plan).time == sol.oct
+    bound = Partner(level, "paracook", {"agent1": queue}, BUDGET).bound_for(free)
+    assert sol.oct >= bound.value
+    if queue != HALF_DONE:
+        assert bound.terms["free agents alone"] == 68  # an inert queue: agent2's own bound
+
+
+@pytest.fixture(scope="module")
+def planned():
+    """Two-agent suite kitchens with the planner's own plan for each."""
+    out = []
+    for name in ("salad/seed_84", "sushi/seed_84"):
+        level = load_level(f"levels/suite/{name}/agent_num_2/orders_num_1.yaml")
+        run = Planner(level, time_limit=0.1, bound=Bound(0, {}), exact=False)  # no bound needed
+        for _ in run.steps():
+            pass
+        out.append((level, run.solution().plan))
+    return out
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(min_value=0, max_value=1), cut=st.floats(min_value=0, max_value=1))
+def test_a_planner_queue_cut_anywhere_gets_a_partner_within_a_small_budget(planned, which, cut):
+    # a person keeps the first k actions of the planner's agent1 queue (the rest not typed yet):
+    # the partner serves the order within 200 engine runs, whatever k
+    level, plan = planned[which]
+    queue = plan["agent1"][: round(cut * len(plan["agent1"]))]
+    sol, runs = first_plan(level, {"agent1": queue}, runs=200)
+    assert sol is not None, f"no plan within {runs} runs for the first {len(queue)} actions"
+    assert same(sol.plan["agent1"], queue)
+    assert sol.done and simulate(level, sol.plan).time == sol.oct
+
+
+def test_food_that_would_spoil_a_plate_is_never_put_on_one(salad42):
+    # raw cucumber on a plate fits no salad (they want it chopped): the plate would be lost for
+    # good, so the search never tries it (that, more than anything, kept it from a plan)
+    from game.engine import get_rules
+    from game.planners.solver.partner.fixed import check_fixed, time_fixed
+    from game.planners.solver.partner.search import PartnerSearch
+
+    level, _ = salad42
+    fixed = time_fixed(level, get_rules("paracook"), check_fixed(level, {"agent1": [wait(3)]}))
+    search = PartnerSearch(level, get_rules("paracook"), fixed, 10)
+    view = search.root().view
+    empty = ("plate", ())
+    assert not search.plated_fits(("cucumber", "raw"), empty, view)
+    assert not search.plated_fits(empty, ("cucumber", "raw"), view)
+    assert search.plated_fits(("cucumber", "chopped"), empty, view)
+    lettuce = ("plate", (("lettuce", "chopped"),))
+    assert search.plated_fits(("tomato", "chopped"), lettuce, view)
+    assert not search.plated_fits(("lettuce", "chopped"), lettuce, view)  # no salad has two
+    assert search.acts("table", "table1", ("cucumber", "raw"), empty, view, False) == []
+    assert search.acts("table", "table1", ("cucumber", "chopped"), empty, view, False) == ["Interact"]
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    which=st.integers(min_value=0, max_value=1),
+    where=st.floats(min_value=0, max_value=1),
+    wait_for=st.sampled_from([1, 3, 2.5]),
+    taken_out=st.booleans(),
+)
+def test_after_a_wait_put_in_or_taken_out_the_previous_plan_shifted_the_same_way_serves(
+    planned, which, where, wait_for, taken_out
+):
+    # the person puts a Wait into agent1's queue (or takes one out): the partner's previous plan,
+    # its agent2 queue shifted by as long from the same instant, is tried right after it as it is
+    level, plan = planned[which]
+    queue = plan["agent1"]
+    i = round(where * len(queue))
+    edited = queue[:i] + [wait(wait_for)] + queue[i:]
+    before, after = plan, edited
+    if taken_out:  # from the partner's plan with the Wait in, back to the queue without it
+        before, after = first_plan(level, {"agent1": edited}, runs=3, hint=plan)[0].plan, queue
+    sol, runs = first_plan(level, {"agent1": after}, runs=3, hint=before)
+    assert sol is not None and runs <= 3, f"{runs} runs"
+    assert same(sol.plan["agent1"], after)
+
+
+def test_a_queue_is_moved_by_waits():
+    from game.engine import Action
+    from game.planners.solver.partner import _moved
+
+    w = lambda d: Action("Wait", duration=d)  # noqa: E731
+    go, act = Action("MoveTo", (1, 1)), Action("Interact", "table1")
+    assert _moved((go, act), 1, 2) == (go, w(2), act)
+    assert _moved((go, w(3), act, w(1)), 1, -3.5) == (go, act, w(0.5))
+    assert _moved((go, w(3), act), 2, -1) is None  # no Wait from there on to take it from
+    assert _moved((go, w("x"), act), 0, -1) is None

@@ -346,7 +346,8 @@ def test_an_llm_partner_chosen_in_the_dialog_plans_through_its_endpoint(monkeypa
     from game.engine import parse_plan
     from game.planners.llm.prompts import example_level
 
-    monkeypatch.setenv("OPENAI_API_KEY", SECRET)  # the partner's process has it from here
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.setenv("MY_PARTNER_KEY", SECRET)  # the partner's process has it from here
     server = FakeLLM()
     server.thread.start()
     try:
@@ -359,8 +360,22 @@ def test_an_llm_partner_chosen_in_the_dialog_plans_through_its_endpoint(monkeypa
         press(d, "kind:llm")
         type_into(d, play.partner_dialog.entries["endpoint"], server.url)
         type_into(d, play.partner_dialog.entries["model"], "test-model")
+        key = play.partner_dialog.entries["key"]
+        assert key.get_text() == "OPENAI_API_KEY"  # the default, as for `llm --api-key-env`
+        d.click_at(key.rect.center)
+        d.key(pygame.K_a, mod=pygame.KMOD_CTRL)  # select it all, typed over
+        d.post(pygame.TEXTINPUT, text="MY PARTNER KEY")
+        d.step(2)
+        press(d, "start")  # not a variable's name: said, nothing starts
+        assert play.partner_dialog.is_open and not play.partner.active
+        assert "key from" in play.partner_dialog.note.text
+        d.click_at(key.rect.center)
+        d.key(pygame.K_a, mod=pygame.KMOD_CTRL)
+        d.post(pygame.TEXTINPUT, text="MY_PARTNER_KEY")
+        d.step(2)
         press(d, "start")
         assert play.partner.choice.model == "test-model" and play.partner.choice.endpoint == server.url
+        assert play.partner.choice.api_key_env == "MY_PARTNER_KEY"
         settle(d, limit=60)
         assert play.partner.state.status == "ready", play.partner.state
         want = parse_plan(good_plan(), level.agent_names)
@@ -392,3 +407,22 @@ def test_a_studys_built_in_partner_gives_the_same_queues_the_same_plan():
     again = planner_partner(level, level.rules, fixed, steady=True)
     assert first["found"] and first == again
     assert first["plan"]["agent1"] == fixed["agent1"]
+
+
+def test_partner_mode_autosaves_the_partners_queues_too():
+    # a crash or a close loses nothing: each partner answer is autosaved like an edit
+    level = salad_level()
+    d = Driver(lambda: PlayScreen(level, size=SIZE))
+    d.screen.partner.function = stand_in.counting_partner
+    start_partner(d)
+    settle(d)
+    d.click_station("dispenser1")
+    settle(d)
+    assert queue(d, "agent2") == waits(2)  # the partner's answer to the person's one action
+    d.screen.autosaver.flush()
+    saved = store.load_autosave(level)
+    assert list(saved["agent1"]) == queue(d, "agent1") and list(saved["agent2"]) == waits(2)
+    d.screen.close()
+    again = Driver(lambda: PlayScreen(level, size=SIZE))
+    assert queue(again, "agent1") == list(saved["agent1"]) and queue(again, "agent2") == waits(2)
+    again.screen.close()

@@ -129,18 +129,22 @@ def endpoint_of(value: Any, field: str = "partner.endpoint") -> str | None:
     return text.rstrip("/")
 
 
+def key_env_of(value: Any, field: str = "partner.api_key_env") -> str:
+    """The name of the environment variable that holds the API key (never the key itself)."""
+    env = _text(value, field)
+    assert env is not None
+    if not env.replace("_", "").isascii() or not env.replace("_", "").isalnum() or env[0].isdigit():
+        raise PartnerSpecError(f"field {field!r} must name an environment variable (letters, digits, _)")
+    return env
+
+
 def _llm(data: dict[str, Any]) -> Partner:
     method = data.get("method", "io")
     if method not in METHODS:
         raise PartnerSpecError(
             f"field 'partner.method' must be one of {', '.join(METHODS)}, not {short_repr(method)}"
         )
-    env = _text(data.get("api_key_env", "OPENAI_API_KEY"), "partner.api_key_env")
-    assert env is not None
-    if not env.replace("_", "").isalnum():
-        raise PartnerSpecError(
-            "field 'partner.api_key_env' must name an environment variable (letters, digits, _)"
-        )
+    env = key_env_of(data.get("api_key_env", "OPENAI_API_KEY"))
     return Partner(
         "llm",
         endpoint_of(data.get("endpoint")),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,9 +44,6 @@ EXACT_STATES_S = 2400
 # that proves floors keeps the rest, as many states as it had alone at 1,800 a second
 WEIGHTED_SHARE = 0.25
 WEIGHT = 2.0
-# limit of the schedule search whose plan, made without the constraint, seeds the search around
-# fixed queues (`partner`)
-SEED_LIMIT = 0.5
 
 
 @dataclass
@@ -261,7 +258,7 @@ class Planner:
         partner = self.partner
         self.budget = partner.budget
         free_bound = None
-        for used in partner.steps(self._partner_seed):
+        for used in partner.steps(self._schedule_plan):
             self.used = used
             found = partner.best()
             if found is not None and (self.best is None or found[0] < self.best[0]):
@@ -284,12 +281,13 @@ class Planner:
         self.note = partner.note
         yield self.progress(done=True)
 
-    def _partner_seed(self) -> dict[str, list[dict[str, Any]]]:
-        """A plan of the level made without the constraint (the schedule search, on a small
-        budget): its free agents' queues seed the search around the fixed ones."""
-        run = Planner(self.level, self.rules, SEED_LIMIT, bound=Bound(0, {}), exact=False)
+    def _schedule_plan(self, level: Level, time_limit: float) -> Generator[None, None, dict[str, Any]]:
+        """The schedule search's plan of a level ({} for none), yielding as it goes: plans made
+        without the constraint, or of the free agents alone, seed the search around fixed
+        queues (`partner`)."""
+        run = Planner(level, self.rules, time_limit, bound=Bound(0, {}), exact=False)
         for _ in run.steps():
-            pass
+            yield
         return {} if run.best is None else run.best[2]
 
     def _partner_bound(self) -> Bound:

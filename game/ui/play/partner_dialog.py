@@ -9,7 +9,7 @@ import pygame
 import pygame_gui
 
 from game.planners.llm import METHODS
-from game.study.partner import Partner, PartnerSpecError, endpoint_of
+from game.study.partner import Partner, PartnerSpecError, endpoint_of, key_env_of
 
 W = 600
 TITLE_H = 34  # the window's own title bar
@@ -57,7 +57,7 @@ class PartnerDialog:
         default_mine = mine if active else set(agents[:1])
         self.mine = {a: a in default_mine for a in agents}
         rows = (len(agents) + 3) // 4
-        height = TITLE_H + 2 * PAD + 4 * ROW + 6 + 32 + ROW * rows + 10 + ROW + 30
+        height = TITLE_H + 2 * PAD + 5 * ROW + 6 + 32 + ROW * rows + 10 + ROW + 30
         rect = pygame.Rect(0, 0, min(W, size[0] - 40), min(height, size[1] - 40))
         rect.center = (size[0] // 2, size[1] // 2)
         self.window = pygame_gui.elements.UIWindow(
@@ -86,6 +86,7 @@ class PartnerDialog:
         for name, text, value in (
             ("endpoint", "Endpoint:", choice.endpoint),
             ("model", "Model:", choice.model),
+            ("key", "Key from:", choice.api_key_env),
         ):
             label(text, PAD, y, 90)
             entry = pygame_gui.elements.UITextEntryLine(
@@ -95,6 +96,7 @@ class PartnerDialog:
             self.entries[name] = entry
             y += ROW
         self.entries["endpoint"].set_tooltip("base URL, e.g. http://localhost:8000/v1 (empty: OpenAI)")
+        self.entries["key"].set_tooltip("the environment variable holding the API key (not the key itself)")
         label("Method:", PAD, y, 90)
         button("method", self.method, PAD + 100, y, 160, "click for the next planning method")
         y += ROW + 6
@@ -147,7 +149,8 @@ class PartnerDialog:
         if not model:
             raise PartnerSpecError("an LLM partner needs a model name")
         endpoint = self.entries["endpoint"].get_text().strip()
-        return Partner("llm", endpoint_of(endpoint or None, "endpoint"), model, self.method)
+        env = key_env_of(self.entries["key"].get_text().strip() or "OPENAI_API_KEY", "key from")
+        return Partner("llm", endpoint_of(endpoint or None, "endpoint"), model, self.method, api_key_env=env)
 
     def handle(self, event: pygame.event.Event) -> DialogResult | None:
         """After the UI manager saw the event: what was decided, if anything (the dialog closes)."""

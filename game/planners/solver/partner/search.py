@@ -13,13 +13,16 @@ The order is a beam search, widened each round (anytime: the best plan so far is
 round is the same sequence of runs whatever the machine, ended by a budget of runs). Half of each
 beam is ranked "safe" (what the run kept of the fixed queues first), half "bold" (a fixed agent's
 error weighed by how soon it comes); on a plateau it looks one step further. After each round
-the best plan is made leaner (`polish`), and once, a plan made without the constraint is tried
-(`seeded`)."""
+the best plan is made leaner (`polish`). Plans the schedule search made are tried as they are:
+before the first round, of the free agents alone (a plan at once where the search would take
+long, e.g. around a dish left half done); after the second, made without the constraint and
+longer ones of the free agents alone (`seeded`)."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Generator, Iterator
+from collections import Counter
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +36,8 @@ from game.engine.simulator import Simulation
 from .fixed import FixedQueues
 from .world import Probe, View, Work
 
+Queues = dict[str, tuple[Action, ...]]
+Seed = Callable[[], Generator[None, None, Queues]]
 PROCESS_TIME = {"chopping_board": CHOP_TIME, "sink": WASH_TIME}
 # ranking: a unit of work left (`world.STEPS`) weighs STEP units of time; a run that stopped at a
 # fixed agent's error counts the fixed queue time it cut off (CUT per unit) plus STOPPED for the
@@ -223,11 +228,31 @@ class PartnerSearch:
             provides = self.level.station_by_name[name].provides if kind == "dispenser" else None
             if top is not None or changes or self.wanted(provides, view):
                 out.append("Interact")
-        elif changes or _combines(held, top) or (top is None and kind != "dispenser"):
+        elif (
+            changes
+            or (_combines(held, top) and self.plated_fits(held, top, view))
+            or (top is None and kind != "dispenser")
+        ):
             out.append("Interact")
         if kind == "chopping_board" and (changes or (_is_ingredient(top) and top[1] == "raw")):
             out.append("Process")
         return out
+
+    def plated_fits(self, held: Any, top: Any, view: View) -> bool:
+        """Whether food put onto a plate (or a plate onto food) leaves a plate some order left
+        can still be served with: raw food on a plate whose orders want it chopped, say, spoils
+        the plate for good (it and everything on it fit no order)."""
+        if _is_plate(held) and _is_ingredient(top):
+            plate, food = held, top
+        elif _is_ingredient(held) and _is_plate(top):
+            plate, food = top, held
+        else:
+            return True
+        have = Counter((*plate[1], food))
+        return any(
+            all(Counter((n, s) for n, s, _ in needs)[k] >= c for k, c in have.items())
+            for needs in self.work.needs[view.served :]
+        )
 
     def wanted(self, item: str | None, view: View) -> bool:
         """Is one more of this ingredient needed: fewer exist than the orders left use?"""
@@ -319,50 +344,77 @@ class PartnerSearch:
 
     def steps(
         self,
-        seed: Callable[[], dict[str, tuple[Action, ...]]] | None = None,
-        hint: dict[str, tuple[Action, ...]] | None = None,
+        seeds: Sequence[Seed] = (),
+        hints: Sequence[Queues] = (),
+        alone: Sequence[Seed] = (),
     ) -> Iterator[int]:
-        """The search, yielding the runs used so far after each expansion. `hint` (the free
-        agents' queues of an earlier plan, say the partner's before the person's last edit) is
-        tried first, as it is. After the second round (or at the end of the budget, if that
-        comes first), `seed` gives the free agents' queues of a plan made without the constraint
-        (it takes a while: not before the first plans), tried the same way."""
+        """The search, yielding the runs used so far after each expansion. `hints` (the free
+        agents' queues of an earlier plan, say the partner's before the person's last edit, then
+        the same shifted in time as the edit shifted a fixed queue) are tried first, as they
+        are; then, while no plan is in, each of `alone` in turn (plans of the free agents alone,
+        made by the schedule search: agents never block each other, so such a plan serves
+        around fixed queues that leave what it uses alone). After the second round (or at the
+        end of the budget, if that comes first), each of `seeds` gives the free agents' queues
+        of a plan made with a longer search (without the constraint, or of the free agents
+        alone: it takes a while, so not before the first plans), tried the same way. A seed is
+        a generator (it yields while it works, so that the search can be stopped meanwhile)
+        returning the queues."""
         root = self.root()
         if self.consider(root) or self.dead(root):
             self.polished = self.best  # the free agents do nothing: nothing to drop
             yield self.used
             return
-        if hint:
+        for hint in hints:
+            if self.best is not None:
+                break
             yield from self.attempt(hint)
-            yield from self.polish()
+        for make in alone:
+            if self.best is not None or self.used >= self.budget:
+                break
+            queues = yield from self.wait_for(make())
+            yield from self.attempt(queues)
+        yield from self.polish()
         round_ = 0
         while self.used < self.budget and not self.optimal():
             width = WIDTHS[min(round_, len(WIDTHS) - 1)]
             before = self.used
             yield from self.beam(root, width)
             if round_ == SEED_ROUND or self.used >= self.budget:
-                yield from self.seeded(seed)
+                yield from self.seeded(seeds)
             yield from self.polish()
             round_ += 1
             if round_ >= len(WIDTHS) and self.used == before:
                 return
 
-    def seeded(self, seed: Callable[[], dict[str, tuple[Action, ...]]] | None) -> Iterator[int]:
-        """Try the seed, once."""
-        if seed is None or self.seed_tried or self.optimal():
+    def seeded(self, seeds: Sequence[Seed]) -> Iterator[int]:
+        """Try the seeds, once."""
+        if self.seed_tried:
             return
         self.seed_tried = True
-        yield from self.attempt(seed())
+        for seed in seeds:  # even at the end of the budget: a seed is a few runs
+            if self.optimal():
+                return
+            queues = yield from self.wait_for(seed())
+            yield from self.attempt(queues)
 
-    def attempt(self, queues: dict[str, tuple[Action, ...]]) -> Iterator[int]:
+    def wait_for(self, seed: Generator[None, None, Queues]) -> Generator[int, None, Queues]:
+        """A seed's queues, yielding the runs used so far while it works."""
+        while True:
+            try:
+                next(seed)
+            except StopIteration as done:
+                return done.value
+            yield self.used
+
+    def attempt(self, queues: Queues) -> Iterator[int]:
         """One run with these queues for the free agents, kept when it serves every order."""
         if not queues:
             return
         trial = {a: tuple(queues.get(a, ())) for a in self.free}
         done, oct_ = self.run(trial)
-        yield self.used
         if done:
             self.consider(Node(trial, dict.fromkeys(self.free, oct_), {}, done=True, oct=oct_))
+        yield self.used  # reported with the plan it found
 
     def beam(self, root: Node, width: int) -> Iterator[int]:
         layer = [root]
