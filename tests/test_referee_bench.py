@@ -1,0 +1,82 @@
+"""The referee benchmark: the exact search splits the planner's gap to the bound into the plan's
+share and the bound's, per number of orders, and says how many levels it settled."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from kitchens import kitchen
+from test_solver_exact import rice_bowl_kitchen
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("referee_bench", ROOT / "benchmarks" / "referee_bench.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_rice_bowl_is_settled_at_its_hand_computed_optimum(bench):
+    # dispense at 0, rice in the pot at 1 (ready at 17), plate at 17, served at 19
+    row = bench.referee(rice_bowl_kitchen(), "paracook", 0.2, 5_000)
+    assert row["status"] == "optimal" and row["optimum"] == 19 and row["floor"] == 19
+    assert row["bound"] <= 19 <= row["planner"] and row["orders"] == 1
+
+
+def test_a_starved_search_settles_nothing_and_its_floor_lies_under_the_plan(bench):
+    rows = ["#L.C#", "#1..#", "#P.W#", "#Q..#"]
+    stations = {
+        "L": {"name": "dispenser1", "provides": "lettuce"},
+        "C": {"name": "chopping_board1"},
+        "P": {"name": "table1", "item": "plate"},
+        "Q": {"name": "table2", "item": "plate"},
+        "W": {"name": "serving_window"},
+    }
+    row = bench.referee(kitchen(rows, stations, ("salad_basic", "salad_basic")), "paracook", 0.2, 1)
+    assert row["status"] == "budget" and row["optimum"] is None
+    assert row["bound"] <= row["floor"] <= row["planner"] and row["orders"] == 2
+
+
+def _row(orders, planner, bound, optimum=None, floor=None):
+    return {
+        "task": "t",
+        "rules": "paracook",
+        "orders": orders,
+        "planner": planner,
+        "bound": bound,
+        "optimum": optimum,
+        "floor": floor if floor is not None else (optimum if optimum is not None else bound),
+        "status": "optimal" if optimum is not None else "budget",
+    }
+
+
+def test_the_split_is_the_hand_computed_one(bench):
+    rows = [
+        _row(2, 60, 40, optimum=50),  # 20 steps of gap: 10 the plan's, 10 the bound's
+        _row(2, 30, 30, optimum=30),  # no gap
+        _row(2, 90, 45, floor=60),  # not settled: the plan's share at most 30/45
+        _row(3, 80, 40, floor=40),  # not settled, floor no higher than the bound: at most all of it
+    ]
+    s = bench.split(rows[:3])
+    assert s["levels"] == 3 and s["settled"] == 2
+    assert s["plan_share"] == pytest.approx(10 / 20)
+    assert s["plan_ratio"] == pytest.approx((60 / 50 + 1) / 2)
+    assert s["bound_ratio"] == pytest.approx((50 / 40 + 1) / 2)
+    assert s["settled_ratio"] == pytest.approx((60 / 40 + 1) / 2)
+    assert s["all_ratio"] == pytest.approx((60 / 40 + 1 + 2) / 3)
+    assert s["open_plan_share_at_most"] == pytest.approx(30 / 45)
+    table = bench.table(rows)
+    assert [r[:3] for r in table] == [["paracook", 2, "2/3 (67%)"], ["paracook", 3, "0/1 (0%)"]]
+    assert table[1][4:8] == [None, None, None, None] and table[1][8] == pytest.approx(1.0)
+    assert len(table[0]) == len(bench.COLUMNS)
+
+
+def test_the_levels_are_the_one_agent_suite_levels(bench):
+    tasks = bench.suite_tasks()
+    assert len(tasks) == 120 and all("/agent_num_1/" in t for t, _ in tasks)
+    assert {t.rsplit("_", 1)[1] for t, _ in tasks} == {"1", "2", "3", "4"}
