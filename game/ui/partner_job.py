@@ -231,9 +231,10 @@ class _Process:
     def end(self) -> None:
         """Stop the process without waiting for it (multiprocessing reaps it later)."""
         self.starter.join()
-        if self.process.is_alive():
-            self.process.terminate()
-        self.process.join(timeout=0)
+        if not self.error:  # a process that never started has nothing to stop
+            if self.process.is_alive():
+                self.process.terminate()
+            self.process.join(timeout=0)
         self.conn.close()
         multiprocessing.active_children()
 
