@@ -233,6 +233,23 @@ def test_start_schedules_that_once_mixed_up_pans_run_exactly(category, seed, age
     start_schedules_run_exactly(category, seed, agents, orders, rules)
 
 
+def test_a_pan_filled_out_of_time_order_counts_as_the_engine_does():
+    """A pan done at 53 (first food in at 29), prawn in at 97, fish at 103: the engine notices the
+    prawn done at its first event after 97 (98), so the fish counts from 98 and is done at 122,
+    whichever of the two the schedule placed first (it places tasks out of time order)."""
+    from game.planners.solver.schedule.timing import Batch, Cookware
+
+    events = [29, 53, 90, 97, 98, 103, 110]
+    in_order, out_of_order = Cookware("pan"), Cookware("pan")
+    for t in (29, 97, 103):
+        in_order.add(t, events)
+    for t in (29, 103, 97):
+        out_of_order.add(t, events)
+    for pan in (in_order, out_of_order):
+        assert (pan.origin, pan.done, pan.count) == (98, 2, 3)
+        assert pan.ready(Batch(dish=2, last_t=103, cum=3)) == 122
+
+
 def start_schedules_run_exactly(category, seed, agents, orders, rules) -> None:
     """Every start schedule of the search on a generated kitchen (served or handed over, pans
     carried or filled, food to chop handed over raw or not) runs in the engine to exactly the time

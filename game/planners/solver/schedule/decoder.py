@@ -444,7 +444,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         done only from then on."""
         c = self.cook[stove]
         c.placed = ev
-        c.last_add = max(c.last_add, ev[0])
+        c.place(ev[0])
         c.open.last_t = max(c.open.last_t, ev[0])
 
     def effect_scoop(self, stove: str, ev: tuple) -> None:

@@ -21,6 +21,7 @@ from ..model import INF
 CHOP = CHOP_TIME  # the engine's durations, never retyped
 EV0 = (0, -3, -1, 0)  # before anything: the initial state
 OPEN = (INF, 0, 0, 0)  # an interval nobody has closed yet
+PLACED, ADD = 0, 1  # a cookware's marks: on its stove again, an ingredient in (placed first at one instant)
 
 
 class Op(NamedTuple):
@@ -71,6 +72,9 @@ class Cookware:
     placed: tuple = EV0  # back on its stove from this event on (after being filled elsewhere)
     at: str | None = None  # the stove it was moved to, when not the one it starts on
     retired: bool = False  # set aside on a table, unused, to free its stove for another
+    # what the counters were worked out from, in time order: (t, ADD) an ingredient put in,
+    # (t, PLACED) the cookware back on its stove
+    marks: tuple[tuple[int, int], ...] = ()
 
     def counted_from(self, t: int, events: list[int]) -> tuple[int, int]:
         """(origin, done) once an ingredient goes in at t; `events`: known event times, sorted."""
@@ -85,15 +89,40 @@ class Cookware:
         return min(t, events[k]) if k < len(events) else t, self.count
 
     def add(self, t: int, events: list[int]) -> None:
+        """An ingredient put in at t. Tasks are placed out of time order: one put in before the
+        latest so far changes when the engine notices the earlier ones done, so the counters are
+        worked out again from every mark in time order."""
+        if t < self.last_add:
+            self.marks = tuple(sorted((*self.marks, (t, ADD))))
+            self._recount(events)
+            return
+        self.marks += ((t, ADD),)
+        self._put_in(t, events)
+
+    def _put_in(self, t: int, events: list[int]) -> None:
         self.origin, self.done = self.counted_from(t, events)
         if self.first_t is None:
             self.first_t = t
         self.count += 1
         self.last_add = t
 
+    def place(self, t: int) -> None:
+        """Back on its stove at t (filled elsewhere): its contents are noticed done only from then on."""
+        self.marks = tuple(sorted((*self.marks, (t, PLACED))))
+        self.last_add = max(self.last_add, t)
+
+    def _recount(self, events: list[int]) -> None:
+        self.first_t, self.count, self.origin, self.done, self.last_add = None, 0, 0, 0, -1
+        for t, kind in self.marks:
+            if kind == ADD:
+                self._put_in(t, events)
+            else:
+                self.last_add = max(self.last_add, t)
+
     def reset(self) -> None:
         """Its counters after its contents left it, under `documented`."""
         self.first_t, self.count, self.origin, self.done = None, 0, 0, 0
+        self.marks = ((self.last_add, PLACED),) if self.last_add >= 0 else ()
 
     def free_from(self) -> tuple:
         """The event after which food may go into it on its stove: once it is back there and the
