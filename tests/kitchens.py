@@ -27,6 +27,17 @@ def kitchen(rows: list[str], stations: dict[str, dict], orders: tuple[str, ...] 
     )
 
 
+# one agent, a lettuce, a board, the window and two plates: one salad or two
+TWO_PLATES = ["#L.C#", "#1..#", "#P.W#", "#Q..#"]
+TWO_PLATES_STATIONS = {
+    "L": {"name": "dispenser1", "provides": "lettuce"},
+    "C": {"name": "chopping_board1"},
+    "P": {"name": "table1", "item": "plate"},
+    "Q": {"name": "table2", "item": "plate"},
+    "W": {"name": "serving_window"},
+}
+
+
 def mv(x: int, y: int) -> dict:
     return {"action": "MoveTo", "target": [x, y]}
 

@@ -7,7 +7,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from kitchens import kitchen
+from kitchens import TWO_PLATES, TWO_PLATES_STATIONS, kitchen
 from test_solver_exact import rice_bowl_kitchen
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,15 +29,8 @@ def test_the_rice_bowl_is_settled_at_its_hand_computed_optimum(bench):
 
 
 def test_a_starved_search_settles_nothing_and_its_floor_lies_under_the_plan(bench):
-    rows = ["#L.C#", "#1..#", "#P.W#", "#Q..#"]
-    stations = {
-        "L": {"name": "dispenser1", "provides": "lettuce"},
-        "C": {"name": "chopping_board1"},
-        "P": {"name": "table1", "item": "plate"},
-        "Q": {"name": "table2", "item": "plate"},
-        "W": {"name": "serving_window"},
-    }
-    row = bench.referee(kitchen(rows, stations, ("salad_basic", "salad_basic")), "paracook", 0.2, 1)
+    level = kitchen(TWO_PLATES, TWO_PLATES_STATIONS, ("salad_basic", "salad_basic"))
+    row = bench.referee(level, "paracook", 0.2, 1)
     assert row["status"] == "budget" and row["optimum"] is None
     assert row["bound"] <= row["floor"] <= row["planner"] and row["orders"] == 2
 

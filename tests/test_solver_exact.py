@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from kitchens import it, kitchen, mv
+from kitchens import TWO_PLATES, TWO_PLATES_STATIONS, it, kitchen, mv
 from test_solver_bound_routes import TINY, optimum
 
 from game.engine import Recipe, RecipeIngredient, level_from_map, simulate
@@ -93,14 +93,7 @@ def test_generated_sashimi_kitchens_are_solved_and_agree_with_the_planner_bounds
 
 
 def test_two_orders_with_one_agent():
-    rows = ["#L.C#", "#1..#", "#P.W#", "#Q..#"]
-    stations = {
-        "L": {"name": "dispenser1", "provides": "lettuce"},
-        "C": {"name": "chopping_board1"},
-        "P": {"name": "table1", "item": "plate"},
-        "Q": {"name": "table2", "item": "plate"},
-        "W": {"name": "serving_window"},
-    }
+    rows, stations = TWO_PLATES, TWO_PLATES_STATIONS
     level = kitchen(rows, stations, ("salad_basic", "salad_basic"))
     one = exact_optimum(kitchen(rows, stations, ("salad_basic",)))
     two = exact_optimum(level)
