@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -92,6 +93,15 @@ def human_cases() -> list[tuple[Path, Path, list[str]]]:
         cat, seed, agents, on = f.parts[-4], f.parts[-3], f.parts[-2], f.stem
         cases.append((f, PARACOOK / "maps" / cat / seed / f"{agents}.json", orders[f"{cat}/{seed}/{on}"]))
     return cases
+
+
+@pytest.fixture(autouse=True)
+def nothing_frozen_outlives_its_test() -> Iterator[None]:
+    """A window sets what lives aside from the collector when it opens (`settle_memory`); in a
+    test run that is the previous tests' garbage too. Handing it back after each test lets the
+    collector free it (in a program, one window opens once)."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture

@@ -68,13 +68,15 @@ def open_window(size: tuple[int, int] | None = None, title: str = "ParaCook Kitc
     return pygame.display.set_mode(window_size(size), flags)
 
 
-def settle_memory() -> None:
-    """Collect the garbage once, then set what lives aside from the collector (`gc.freeze`): a
-    screen's modules, widgets and level are tens of thousands of objects, and a full collection
-    walking them all, at a moment of the collector's choosing, took one frame to 50-80 ms. Done
-    when a screen is shown, where a pause goes unseen; the last screen's objects are let go first."""
-    gc.unfreeze()
-    gc.collect()
+def settle_memory(let_go: bool = True) -> None:
+    """Set what lives aside from the collector (`gc.freeze`): a screen's modules, widgets and
+    level are tens of thousands of objects, and a full collection walking them all, at a moment
+    of the collector's choosing, took one frame to 50-80 ms. Done when a screen is shown, where a
+    pause goes unseen. With `let_go`, the screen left behind is collected first (a walk of the
+    whole program); the first screen has none before it."""
+    if let_go:
+        gc.unfreeze()
+        gc.collect()
     gc.freeze()
 
 
@@ -89,7 +91,7 @@ class App:
         self.clock = pygame.time.Clock()
         self.last_input = time.monotonic()
         self.frames = 0  # frames drawn (the idle benchmark counts them)
-        settle_memory()
+        settle_memory(let_go=False)
 
     def step(self, dt: float | None = None) -> bool:
         """Handle pending events, update and draw once; False once the app should close.
