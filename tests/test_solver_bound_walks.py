@@ -49,6 +49,16 @@ def test_a_place_of_a_kind_is_enough_and_a_start_next_to_one_needs_no_walk():
     assert visit_tree(tiles, {(5, 0)}, [{(5, 0)}, {(8, 0)}]) == 3
 
 
+def test_the_tree_branches_where_the_ways_to_two_places_part():
+    tiles = {(x, y) for x in range(9) for y in range(9)}
+    # out along the middle row and then up and down (8 + 4 + 4), not corner to corner (20)
+    assert visit_tree(tiles, {(0, 4)}, [{(8, 0)}, {(8, 8)}]) == 16
+    # the same with the branch far from the start, and a third place on the way
+    assert visit_tree(tiles, {(0, 4)}, [{(8, 0)}, {(8, 8)}, {(4, 4)}]) == 16
+    many = [{(x, 0)} for x in range(0, 9, 2)] + [{(x, 8)} for x in range(0, 9, 2)]
+    assert visit_tree(tiles, {(0, 4)}, many) == 4 + 8 + 8 + 4  # the two far rows and the side
+
+
 def test_a_kind_out_of_reach_gives_no_finite_tree():
     assert visit_tree(corridor(5), {(0, 0)}, [{(9, 9)}]) == INF
 

@@ -12,7 +12,6 @@ dozen at most) with numpy.
 from __future__ import annotations
 
 from collections import deque
-from itertools import combinations
 
 import numpy as np
 
@@ -61,18 +60,17 @@ def _bfs(links: list, start: int) -> list[int]:
 
 
 def _steiner(dist: np.ndarray, groups: list[list[int]]) -> int:
-    k = len(groups)
-    best: dict[int, np.ndarray] = {}
+    size = 1 << len(groups)
+    best = np.full((size, dist.shape[0]), INF, dtype=np.int64)  # per set of groups, per root node
     for t, g in enumerate(groups):  # a tree touching one group, rooted at each node
         best[1 << t] = dist[g].min(axis=0)
-    for size in range(2, k + 1):
-        for members in combinations(range(k), size):
-            full = sum(1 << t for t in members)
-            first, rest = 1 << members[0], members[1:]
-            joined = np.full(dist.shape[0], INF, dtype=np.int64)
-            for n in range(len(rest)):  # every split, each once: the part holding the first member
-                for others in combinations(rest, n):
-                    part = first | sum(1 << t for t in others)
-                    joined = np.minimum(joined, best[part] + best[full ^ part])
-            best[full] = (joined[:, None] + dist).min(axis=0)
-    return int(min(best[(1 << k) - 1].min(), INF))
+    sets = np.arange(size)
+    for full in range(3, size):  # a set's parts are smaller numbers: worked out before it
+        first = full & -full
+        if full == first:
+            continue
+        # every split, each once: the part holding the set's first group, and the rest
+        parts = sets[((sets & full) == sets) & ((sets & first) != 0) & (sets != full)]
+        joined = (best[parts] + best[full ^ parts]).min(axis=0)
+        best[full] = (joined[:, None] + dist).min(axis=0)
+    return int(min(best[size - 1].min(), INF))
