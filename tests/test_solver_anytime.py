@@ -65,13 +65,13 @@ def test_progress_reports_improve_and_end_done():
 
 
 def test_stopping_early_returns_the_best_plan_so_far():
-    level = generated("pasta", 5, 2, 3)
-    full = solve(level, time_limit=0.5)  # a budget of more than its 240 starts
+    level = generated(*SHARED)
+    full = solve(level, time_limit=0.3)  # a budget of 452 schedules, its starts 240
 
     def stop_at_first_plan(p: Progress) -> bool:
         return p.best_oct is None
 
-    early = solve(level, time_limit=0.5, progress=stop_at_first_plan)
+    early = solve(level, time_limit=0.3, progress=stop_at_first_plan)
     assert early.done and early.evaluations < full.evaluations
     assert early.oct >= full.oct
     assert simulate(level, early.plan, record=False).time == early.oct

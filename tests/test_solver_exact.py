@@ -131,8 +131,8 @@ def test_an_unfinished_search_still_proves_a_bound_below_the_optimum():
 
 def test_the_search_is_deterministic():
     level = task_level(SuiteTask("salad", 7, 1, 1), generate_kitchen("salad", 7))
-    a = exact_search(level, max_states=2_000)
-    b = exact_search(level, max_states=2_000)
+    a = exact_search(level, max_states=1_000)
+    b = exact_search(level, max_states=1_000)
     assert (a.status, a.states) == (b.status, b.states)
     assert (a.exact and a.exact.plan) == (b.exact and b.exact.plan)
 
