@@ -41,7 +41,7 @@ def paracook_level(cat: str, seed: int, agents: int, orders: int):
 @pytest.mark.parametrize("task", SAMPLE, ids=lambda t: f"{t[0]}-{t[1]}-a{t[2]}-o{t[3]}")
 def test_plan_serves_every_order_in_the_engine(task, rules):
     level = paracook_level(*task)
-    sol = solve(level, rules, time_limit=0.2)
+    sol = solve(level, rules, time_limit=0.1)
     assert sol.done, sol.note
     again = simulate(level, sol.plan, rules, record=False)  # an independent run of the plan JSON
     assert again.done and again.error is None
@@ -51,8 +51,8 @@ def test_plan_serves_every_order_in_the_engine(task, rules):
 
 
 def test_same_level_and_limit_give_the_same_plan():
-    level = paracook_level("burger", 84, 3, 2)
-    a, b = solve(level, time_limit=0.3), solve(level, time_limit=0.3)
+    level = paracook_level(*SAMPLE[-1])  # its bound is worked out for the test above already
+    a, b = solve(level, time_limit=0.1), solve(level, time_limit=0.1)
     assert a.plan == b.plan and a.oct == b.oct and a.evaluations == b.evaluations
 
 
@@ -69,7 +69,7 @@ HUMAN = [
 def test_faster_than_the_recorded_human(case):
     human, map_file, orders = case
     level = load_level(map_file, orders)
-    sol = solve(level, "paracook", time_limit=0.5)
+    sol = solve(level, "paracook", time_limit=0.2)
     human_oct = json.loads(human.read_text())["time"]
     assert sol.done and sol.oct < human_oct
 
@@ -148,7 +148,7 @@ PASS_ROWS = ["#########", "#LCP#2..#", "#1..T...W", "#.......#", "#########"]
 
 def test_a_dish_is_handed_over_a_table_when_that_serves_it_sooner():
     level = kitchen(PASS_ROWS, STATIONS, ("salad_basic",))
-    sol = solve(level, time_limit=0.5)
+    sol = solve(level, time_limit=0.2)
     assert sol.done
     assert sol.oct == lower_bound(level).value  # as soon as the chopping allows: optimal
     assert sol.plan["agent1"][-1] == {"action": "Interact", "target": "table2"}
@@ -266,10 +266,14 @@ def starts_run_exactly(level, rules: str) -> None:
 
     model = KitchenModel(level, rules)
     search = Search(model, build_tasks(model), budget=10, seed=1)
+    seen = set()  # a decode depends on the genome's signature alone: each distinct one once
     for g in search.start_genomes():
         handed = g.copy()  # the same start with every ingredient to chop handed over raw
         handed.method |= {k: HAND for k, way in g.method.items() if way == SELF}
-        for genome in (g, handed) if handed.method != g.method else (g,):
+        for genome in (g, handed):
+            if genome.signature() in seen:
+                continue
+            seen.add(genome.signature())
             if (s := search.decoder.decode(genome)) is None:
                 continue
             plan = ground(model.geo, s.ops, model.agent_names)
@@ -292,7 +296,7 @@ def test_raw_food_is_handed_over_a_table_to_be_chopped_where_its_fetcher_reaches
     rows, order, fetched, best, rules
 ):
     level = kitchen(rows, STATIONS, (order,))
-    sol = solve(level, rules, time_limit=0.5)
+    sol = solve(level, rules, time_limit=0.2)
     assert sol.done  # no schedule was found before
     assert lower_bound(level, rules).value <= sol.oct <= best  # salad: the bound, so optimal
     assert [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"] == [fetched, "table2"]
@@ -349,7 +353,7 @@ BRING_ROWS = ["#SLMCB#", "#1....#", "#####T#", "#2....#", "#PWKRQ#"]
 def test_what_would_end_after_the_last_serve_is_left_out_of_the_plan():
     level = kitchen(BRING_ROWS, STATIONS, ("burger_basic",))
     starts_run_exactly(level, "paracook")  # the pan went back at 42 after the serve at 41
-    sol = solve(level, "paracook", time_limit=0.5)
+    sol = solve(level, "paracook", time_limit=0.2)
     assert sol.done and sol.oct == sol.result.last_serve_time
 
 
@@ -363,7 +367,7 @@ SINK_SHUT_IN = ["##########", "#K1.T...R#", "######P.##", "#2......W#", "####LC#
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
 def test_a_dirty_plate_is_handed_over_a_table_to_be_washed_where_one_agent_cannot_do_both(rows, rules):
     level = kitchen(rows, STATIONS, ("salad_basic", "salad_basic"))
-    sol = solve(level, rules, time_limit=0.5)
+    sol = solve(level, rules, time_limit=0.2)
     assert sol.done  # no schedule was found before
     assert lower_bound(level, rules).value <= sol.oct <= 42
     touched = [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"]
@@ -378,7 +382,7 @@ PAN_ROWS = ["#MC.....S#", "#1......2#", "#B.P....W#"]
 
 def test_a_pan_brought_to_the_board_cooks_on_the_way_back_under_paracook():
     level = kitchen(PAN_ROWS, STATIONS, ("burger_basic",))
-    sol = solve(level, "paracook", time_limit=0.5)
+    sol = solve(level, "paracook", time_limit=0.2)
     assert sol.done and sol.oct == lower_bound(level, "paracook").value  # optimal
     assert [a["target"] for a in sol.plan["agent2"] if a["action"] == "Interact"] == [
         "stove1",  # takes the empty pan
@@ -415,8 +419,8 @@ POT_ROWS = ["#OW......R#", "#1........#", "#NFCP....T#"]  # the rice far from it
 
 def test_a_pot_taken_to_the_rice_cooks_on_the_way_back_under_paracook():
     level = kitchen(POT_ROWS, SUSHI_STATIONS, ("sushi_fish",))
-    sol = solve(level, "paracook", time_limit=1, exact=False)
-    carried = solve(level, "documented", time_limit=1, exact=False)  # cooking pauses off the stove
+    sol = solve(level, "paracook", time_limit=0.3, exact=False)
+    carried = solve(level, "documented", time_limit=0.3, exact=False)  # cooking pauses off the stove
     assert sol.done and carried.done and sol.oct < carried.oct
     assert [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"][:6] == [
         "stove2",  # takes the empty pot
@@ -439,14 +443,14 @@ def beats_the_same_search_without_moves(level, oct_: float, monkeypatch) -> None
 
     with monkeypatch.context() as m:
         m.setattr(WareMoves, "destinations", lambda self, stove: [None])
-        kept = solve(level, "paracook", time_limit=1, exact=False)
+        kept = solve(level, "paracook", time_limit=0.3, exact=False)
     assert kept.done and oct_ < kept.oct
     starts_run_exactly(level, "paracook")
 
 
 def test_a_pan_filled_at_the_board_is_moved_to_the_stove_beside_the_window(monkeypatch):
     level = kitchen(FAR_PAN_ROWS, SUSHI_STATIONS, ("burger_basic",))
-    sol = solve(level, "paracook", time_limit=1, exact=False)
+    sol = solve(level, "paracook", time_limit=0.3, exact=False)
     assert sol.done
     acts = [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"]
     moved = acts.index("stove2")  # lifts the pot no order needs off the stove by the window ...
@@ -495,7 +499,7 @@ SWAP_ROWS = ["#############", "#W.O.C....S.#", "#.1.......2.#", "#P...T.M..A.#",
 
 def test_the_pan_and_the_pot_swap_stoves_when_that_serves_sooner(monkeypatch):
     level = kitchen(SWAP_ROWS, SUSHI_STATIONS, ("pasta_meat",))
-    sol = solve(level, "paracook", time_limit=1, exact=False)
+    sol = solve(level, "paracook", time_limit=0.3, exact=False)
     assert sol.done
     touched = {a: [x["target"] for x in acts if x["action"] == "Interact"] for a, acts in sol.plan.items()}
     mover = next(a for a, ts in touched.items() if ts[:2] == ["stove2", "table2"])  # the pot set aside
@@ -542,7 +546,9 @@ TUTORIALS = sorted((ROOT / "levels" / "tutorial").glob("*.yaml"))
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenarios_are_served_at_least_as_fast_as_their_reference_plan(path, rules):
     level = load_level(path)
-    sol = shared_solve(level, rules, time_limit=1)  # test_scenarios plans the same
+    # under `paracook` test_scenarios plans the same (shared once a run); under `documented` it is
+    # planned here alone, on a smaller budget that still beats every reference plan
+    sol = shared_solve(level, rules, time_limit=1 if rules == "paracook" else 0.3)
     assert sol.done, sol.note
     assert simulate(level, sol.plan, rules, record=False).time == sol.oct
     reference = ROOT / "tests" / "data" / "scenario_plans" / f"{path.stem}.json"
@@ -556,7 +562,7 @@ def test_scenarios_are_served_at_least_as_fast_as_their_reference_plan(path, rul
 @pytest.mark.parametrize("path", TUTORIALS, ids=lambda p: p.stem)
 def test_tutorials_are_served(path):
     level = load_level(path)
-    sol = solve(level, time_limit=0.5)
+    sol = solve(level, time_limit=0.2)
     assert sol.done and sol.bound.value <= sol.oct
 
 
@@ -571,7 +577,7 @@ def test_cookware_is_chosen_by_when_its_food_can_reach_the_window():
     level = load_level(
         ROOT / "levels" / "suite" / "burger" / "seed_126" / "agent_num_2" / "orders_num_1.yaml"
     )
-    sol = solve(level, "paracook", time_limit=0.5)
+    sol = solve(level, "paracook", time_limit=0.2, routes=False)  # the search, not the bound, matters
     assert sol.done and sol.oct <= 39
 
 

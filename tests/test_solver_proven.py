@@ -10,7 +10,6 @@ from kitchens import kitchen
 from test_solver_bound_routes import TINY
 from test_solver_cli import solve_cli
 
-from game.levels import load_level
 from game.planners.solver import solve
 from game.planners.solver.exact import Outcome, exact_search
 from game.planners.solver.proven import Solo, alone, describe_outcome, with_exact
@@ -84,11 +83,12 @@ def test_a_team_plan_no_agent_alone_can_match_is_kept():
 
 
 def test_scenario_options_keep_the_team_plan_with_a_reason():
-    level = load_level(ROOT / "levels/suite/burger/seed_42/agent_num_2/orders_num_1.yaml")
-    level = replace(level, options={"burn_after": 30})
+    # agent1 alone would beat the team here (see above), were it not for the option
+    level = replace(shut_in_level(), options={"burn_after": 30})
     sol = solve(level, time_limit=0.5)
     same, solo = with_exact(sol, 1_000)
     assert same is sol and all(isinstance(o, str) for o in solo.outcomes.values())
+    assert "burn_after" in solo.outcomes["agent1"]
     assert "not searched" in describe_outcome(solo)
 
 
