@@ -75,7 +75,9 @@ def test_a_plate_standing_on_a_table_is_taken_without_a_walk_to_put_it_there():
 )
 def test_never_above_the_planner_on_generated_one_agent_kitchens(category, seed, orders):
     level = task_level(SuiteTask(category, seed, 1, orders), generate_kitchen(category, seed))
-    sol = solve(level, time_limit=0.3)
+    # the bound checked is the one without the routes relaxation: the planner need not work that
+    # out (a CP-SAT solve) beside it, and plans the same
+    sol = solve(level, time_limit=0.3, routes=False)
     assert sol.done and lower_bound(level).value <= sol.oct
 
 
