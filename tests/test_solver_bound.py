@@ -36,7 +36,7 @@ def test_bound_is_at_most_the_human_oct(case):
         assert bound <= other.time
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),

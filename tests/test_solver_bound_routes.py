@@ -70,7 +70,7 @@ def test_route_bound_is_at_most_the_reference_plans(folder, key):
     assert checked >= 5
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),
