@@ -7,7 +7,7 @@ import json
 
 import pytest
 from conftest import ROOT, human_cases
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from kitchens import it, kitchen, mv, pr, wait
 from test_solver_bound_plating import STATIONS
@@ -36,7 +36,9 @@ def test_bound_is_at_most_the_human_oct(case):
         assert bound <= other.time
 
 
+# four drawn kitchens and one kept where the plan comes within 2 of the bound (24 against 22)
 @settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(category="sashimi", seed=7961, agents=3, orders=2, rules="paracook")
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),
