@@ -12,8 +12,21 @@ import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from job_planners import (
+    GARBAGE,
+    QUICK,
+    Broken,
+    bounded_planner,
+    bounding_planner,
+    garbage_planner,
+    plain_planner,
+    quick_solver_plan,
+    reporting_planner,
+    sleeping_planner,
+    two_step_planner,
+)
 from test_editor import salad_level
-from test_play import SIZE, Driver, salad_planner, wait_for_job
+from test_play import SIZE, Driver, wait_for_job
 
 from game.levels import load_level
 from game.ui import planner_job as strong
@@ -26,14 +39,6 @@ from game.ui.render.text import font
 
 # a kitchen whose search takes a few report intervals (its best plan is far above the bound)
 SEARCHED = Path(__file__).resolve().parents[1] / "levels/suite/sushi/seed_42/agent_num_2/orders_num_4.yaml"
-QUICK = 0.3  # the real planner on a small part of the window's budget: the same search, cut shorter
-
-
-def quick_solver_plan(level, rules, progress=None):
-    """The window's planner (`planner_job.solver_plan`) with a smaller budget."""
-    from game.planners.solver import solve
-
-    return solve(level, rules=rules, time_limit=QUICK, progress=progress).plan
 
 
 @pytest.fixture(autouse=True)
@@ -43,72 +48,6 @@ def data_home(tmp_path, monkeypatch):
     monkeypatch.setenv(store.ENV_DATA, str(tmp_path / "data"))
     monkeypatch.setenv(store.ENV_REPLAYS, str(tmp_path / "replays"))
     monkeypatch.setattr(strong, "solver_available", lambda: True)
-
-
-# -- planners run in the child process (top level, so the spawned process can import them) ---------------
-def plain_planner(level, rules):
-    """A planner that tells nothing while it works."""
-    return salad_planner(level, rules)
-
-
-def reporting_planner(level, rules, progress):
-    progress({"best_oct": 52, "bound": 33, "fraction": 0.5})
-    time.sleep(60)
-    return {}
-
-
-def bounding_planner(level, rules, progress):
-    """Like the solver: an opening report with nothing known while it works its bound out."""
-    progress({"best_oct": None, "bound": None, "fraction": 0.0})
-    time.sleep(60)
-    return {}
-
-
-def two_step_planner(level, rules, progress):
-    progress({"best_oct": 20, "bound": 10, "fraction": 0.25})
-    time.sleep(1.5)
-    progress({"best_oct": 18, "bound": 10, "fraction": 0.75})
-    time.sleep(60)
-    return {}
-
-
-def bounded_planner(level, rules, progress=None):
-    """The salad plan (OCT 14) with a bound of 10 reported on the way."""
-    progress({"best_oct": 14, "bound": 10, "fraction": 1.0})
-    return salad_planner(level, rules)
-
-
-class Broken:
-    @property
-    def best_oct(self):
-        raise ZeroDivisionError("a report that breaks when read")
-
-
-GARBAGE = [
-    {"best_oct": math.nan, "bound": math.inf, "fraction": math.nan},
-    {"best_oct": 10**400, "bound": -5, "fraction": 1e308, "evaluations": -3, "budget": 0},
-    {"best_oct": "fast", "bound": [1], "fraction": "half", "evaluations": {"a": 1}},
-    {"best_oct": True, "bound": 1e-300, "fraction": -math.inf},
-    None,
-    42,
-    Broken(),
-]
-
-
-def garbage_planner(level, rules, progress):
-    for report in GARBAGE:
-        progress(report)
-        time.sleep(strong.REPORT_EVERY_S + 0.05)  # each one reaches the window
-    progress({"best_oct": 14, "bound": 10, "fraction": 0.6})
-    time.sleep(strong.REPORT_EVERY_S + 0.05)
-    progress({"best_oct": -1, "bound": math.nan, "fraction": 7})
-    time.sleep(strong.REPORT_EVERY_S + 0.05)
-    return salad_planner(level, rules)
-
-
-def sleeping_planner(level, rules):
-    time.sleep(60)
-    return {}
 
 
 def run_job(job: PlannerJob, limit: float = 600.0) -> list[JobState]:

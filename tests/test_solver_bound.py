@@ -7,7 +7,7 @@ import json
 
 import pytest
 from conftest import ROOT, human_cases
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from kitchens import it, kitchen, mv, pr, wait
 from test_solver_bound_plating import STATIONS
@@ -36,7 +36,9 @@ def test_bound_is_at_most_the_human_oct(case):
         assert bound <= other.time
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# four drawn kitchens and one kept where the plan comes within 2 of the bound (24 against 22)
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(category="sashimi", seed=7961, agents=3, orders=2, rules="paracook")
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),
@@ -205,7 +207,7 @@ def test_each_pot_starts_its_clock_when_its_own_first_food_arrives():
     b = Bounder(level)
     assert b.firsts("pot") == [1, 7]
     assert [b.cooked_by("pot", n) for n in (1, 2, 3)] == [17, 23, 33]
-    sol = solve(level, time_limit=1)
+    sol = solve(level, time_limit=0.3)  # the plan of a budget of 1 (OCT 35), for a third of it
     assert sol.done and lower_bound(level).value <= sol.oct
 
 
@@ -229,7 +231,9 @@ def test_each_ingredient_counts_in_the_pan_it_is_cooked_in():
     assert b.cooked_by("pan", 2, ["fish", "prawn"]) == 17 + 24
     bound = lower_bound(level)
     assert bound.terms["cookware"] == 17 + 24 + 1  # one step to the window
-    sol = solve(level, "paracook", time_limit=1)
+    # without the routes relaxation (the bound checked has none), on a third of the budget of 1:
+    # the same plan (OCT 45)
+    sol = solve(level, "paracook", time_limit=0.3, routes=False)
     assert sol.done and bound.value <= sol.oct
 
 

@@ -14,6 +14,7 @@ from conftest import human_cases, run_shared
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
+from test_solver_cli import command
 
 from game.engine import get_rules, simulate
 from game.engine.plan import parse_plan
@@ -69,7 +70,7 @@ def test_route_bound_is_at_most_the_reference_plans(folder, key):
     assert checked >= 5
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),
@@ -220,17 +221,11 @@ def test_bound_equals_the_optimum_where_exhaustive_search_finds_it():
 
 
 def test_cli_route_bound_is_at_least_the_plain_bound():
-    """One-order levels have the route bound unasked; `--route-bound` adds it on others."""
-    import subprocess
-    import sys
+    """One-order levels have the route bound unasked; `--route-bound` adds it on others (the
+    command in this process: `test_solver_cli` runs `main.py` itself)."""
 
     def bound(level: Path, *extra: str) -> dict:
-        out = subprocess.run(
-            [sys.executable, str(ROOT / "main.py"), "solve", str(level), "--bound", "--json", *extra],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-        )
+        out = command("solve", str(level), "--bound", "--json", *extra)
         assert out.returncode == 0, out.stderr
         return json.loads(out.stdout)
 
@@ -272,6 +267,7 @@ MODEL_VISITS = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from kitchens import kitchen
+from test_solver_cli import command
 from game.planners.solver.bound.route_bound import Orders, RouteBound
 stations = {
     "M": {"name": "dispenser1", "provides": "meat"},

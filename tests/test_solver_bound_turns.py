@@ -4,7 +4,7 @@ hands' program may no longer hop things over counters for free, and the bound st
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
 
@@ -67,7 +67,9 @@ def test_a_plate_standing_on_a_table_is_taken_without_a_walk_to_put_it_there():
     assert best is not None and lower_bound(level).value <= best.oct
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# two drawn kitchens and one kept where the bound meets the planner's OCT (24): each costs a bound
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@example(category="sashimi", seed=689, orders=1)
 @given(
     category=st.sampled_from(["salad", "sashimi", "burger", "sushi", "pasta", "burrito"]),
     seed=st.integers(0, 10_000),
@@ -75,7 +77,9 @@ def test_a_plate_standing_on_a_table_is_taken_without_a_walk_to_put_it_there():
 )
 def test_never_above_the_planner_on_generated_one_agent_kitchens(category, seed, orders):
     level = task_level(SuiteTask(category, seed, 1, orders), generate_kitchen(category, seed))
-    sol = solve(level, time_limit=0.3)
+    # the bound checked is the one without the routes relaxation: the planner need not work that
+    # out (a CP-SAT solve) beside it, and plans the same
+    sol = solve(level, time_limit=0.3, routes=False)
     assert sol.done and lower_bound(level).value <= sol.oct
 
 

@@ -1,20 +1,37 @@
-"""`python main.py solve`: one level, the bound alone, and a whole suite that `report` reads."""
+"""`python main.py solve`: one level, the bound alone, and a whole suite that `report` reads.
+
+One command runs `main.py` as a user does; the others call the same `game.cli.main` in this process
+(a new interpreter costs a second of imports, and here the level's bound is worked out once for
+every test that asks it)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 from conftest import ROOT, need_paracook
 
+from game.cli import main
 from game.replay import load_replay
 
 
-def solve_cli(*args: str, cwd=ROOT) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "solve", *args], cwd=cwd, capture_output=True, text=True
-    )
+def solve_cli(*args: str) -> SimpleNamespace:
+    return command("solve", *args)
+
+
+def command(*argv: str) -> SimpleNamespace:
+    """`main.py ARGV` in this process: its exit code and what it printed."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as e:  # argparse's own errors
+            code = e.code
+    return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
 def burger_map() -> str:
@@ -40,21 +57,7 @@ def test_solve_writes_a_plan_the_run_command_accepts(tmp_path):
     got = json.loads(out.stdout)
     assert got["done"] and got["time"] == got["oct"] and got["lower_bound"] <= got["oct"]
     assert got["gap"] == round(got["oct"] / got["lower_bound"] - 1, 4)
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "main.py"),
-            "run",
-            burger_map(),
-            str(plan),
-            "--orders",
-            "burger_cheese",
-            "burger_basic",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    run = command("run", burger_map(), str(plan), "--orders", "burger_cheese", "burger_basic", "--json")
     assert run.returncode == 0 and json.loads(run.stdout)["time"] == got["oct"]
     rp = load_replay(replay)
     assert rp.result["done"] and rp.source["kind"] == "solver"
@@ -68,14 +71,27 @@ def test_solve_prints_oct_bound_and_gap():
 
 
 def test_bound_only():
-    out = solve_cli(burger_map(), "--orders", "burger_cheese", "--bound", "--json")
+    # the rule set of the test above: the routes relaxation (kept per rule set) is worked out once
+    out = solve_cli(burger_map(), "--orders", "burger_cheese", "--rules", "documented", "--bound", "--json")
     assert out.returncode == 0
     bound = json.loads(out.stdout)
     assert bound["lower_bound"] == max(bound["terms"].values()) > 0
 
 
 def test_bad_input_is_a_message_not_a_traceback(tmp_path):
-    missing = solve_cli(str(tmp_path / "nope.json"), "--orders", "salad_basic")
+    missing = subprocess.run(  # `main.py` itself, as a user runs it: the message and its exit code
+        [
+            sys.executable,
+            str(ROOT / "main.py"),
+            "solve",
+            str(tmp_path / "nope.json"),
+            "--orders",
+            "salad_basic",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert missing.returncode == 2 and "nope.json" in missing.stderr
     assert "Traceback" not in missing.stderr
     no_out = solve_cli("--suite", "tutorial")
@@ -110,8 +126,6 @@ def test_suite_run_is_saved_resumable_and_reported(tmp_path):
     assert {f: f.stat().st_mtime_ns for f in results} == before  # nothing solved twice
     clash = solve_cli("--suite", "tutorial", "--out", str(runs), "--time-limit", "0.2")
     assert clash.returncode == 2 and "time_limit" in clash.stderr
-    report = subprocess.run(
-        [sys.executable, str(ROOT / "main.py"), "report", str(runs)], capture_output=True, text=True
-    )
+    report = command("report", str(runs))
     assert report.returncode == 0, report.stderr
     assert "solver" in report.stdout

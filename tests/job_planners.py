@@ -1,0 +1,91 @@
+"""The planners `test_planner_progress` runs in a planner job's child process. The spawned child
+imports the module a planner comes from: this one imports next to nothing (the test module
+brings pygame, hypothesis and the play window's tests, a second of imports in every child)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from game.ui.planner_job import REPORT_EVERY_S
+
+QUICK = 0.3  # the real planner on a small part of the window's budget: the same search, cut shorter
+
+
+def quick_solver_plan(level, rules, progress=None):
+    """The window's planner (`planner_job.solver_plan`) with a smaller budget."""
+    from game.planners.solver import solve
+
+    return solve(level, rules=rules, time_limit=QUICK, progress=progress).plan
+
+
+def _salad(level, rules):
+    """The play tests' stand-in planner (the 14-unit salad plan), loaded where it is needed."""
+    from test_play import salad_planner
+
+    return salad_planner(level, rules)
+
+
+def plain_planner(level, rules):
+    """A planner that tells nothing while it works."""
+    return _salad(level, rules)
+
+
+def reporting_planner(level, rules, progress):
+    progress({"best_oct": 52, "bound": 33, "fraction": 0.5})
+    time.sleep(60)
+    return {}
+
+
+def bounding_planner(level, rules, progress):
+    """Like the solver: an opening report with nothing known while it works its bound out."""
+    progress({"best_oct": None, "bound": None, "fraction": 0.0})
+    time.sleep(60)
+    return {}
+
+
+def two_step_planner(level, rules, progress):
+    progress({"best_oct": 20, "bound": 10, "fraction": 0.25})
+    time.sleep(1.5)
+    progress({"best_oct": 18, "bound": 10, "fraction": 0.75})
+    time.sleep(60)
+    return {}
+
+
+def bounded_planner(level, rules, progress=None):
+    """The salad plan (OCT 14) with a bound of 10 reported on the way."""
+    progress({"best_oct": 14, "bound": 10, "fraction": 1.0})
+    return _salad(level, rules)
+
+
+class Broken:
+    @property
+    def best_oct(self):
+        raise ZeroDivisionError("a report that breaks when read")
+
+
+GARBAGE = [
+    {"best_oct": math.nan, "bound": math.inf, "fraction": math.nan},
+    {"best_oct": 10**400, "bound": -5, "fraction": 1e308, "evaluations": -3, "budget": 0},
+    {"best_oct": "fast", "bound": [1], "fraction": "half", "evaluations": {"a": 1}},
+    {"best_oct": True, "bound": 1e-300, "fraction": -math.inf},
+    None,
+    42,
+    Broken(),
+]
+
+
+def garbage_planner(level, rules, progress):
+    for report in GARBAGE:
+        progress(report)
+        time.sleep(REPORT_EVERY_S + 0.05)  # each one reaches the window
+    progress({"best_oct": 14, "bound": 10, "fraction": 0.6})
+    time.sleep(REPORT_EVERY_S + 0.05)
+    progress({"best_oct": -1, "bound": math.nan, "fraction": 7})
+    time.sleep(REPORT_EVERY_S + 0.05)
+    return _salad(level, rules)
+
+
+def sleeping_planner(level, rules):
+    time.sleep(60)
+    return {}
