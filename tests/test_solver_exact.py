@@ -130,11 +130,16 @@ def test_an_unfinished_search_still_proves_a_bound_below_the_optimum():
 
 
 def test_the_search_is_deterministic():
-    level = task_level(SuiteTask("salad", 7, 1, 1), generate_kitchen("salad", 7))
-    a = exact_search(level, max_states=1_000)
-    b = exact_search(level, max_states=1_000)
-    assert (a.status, a.states) == (b.status, b.states)
-    assert (a.exact and a.exact.plan) == (b.exact and b.exact.plan)
+    # one search that proves its plan optimal (549 states) and one cut short by its budget: run
+    # twice, each gives the same plan, the same count of states and the same proven floor
+    level = task_level(SuiteTask("salad", 42, 1, 1), generate_kitchen("salad", 42))
+    for budget in (50_000, 300):
+        a, b = exact_search(level, max_states=budget), exact_search(level, max_states=budget)
+        assert (a.status, a.states, a.lower) == (b.status, b.states, b.lower)
+        assert (a.exact and a.exact.plan) == (b.exact and b.exact.plan)
+    assert a.status == "budget" and a.exact is None  # the cut one
+    full = exact_search(level, max_states=50_000)
+    assert full.status == "optimal" and full.exact.plan and full.lower == full.exact.oct
 
 
 def test_an_order_without_a_dispenser_is_unsolvable_at_once():
