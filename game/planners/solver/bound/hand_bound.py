@@ -38,6 +38,7 @@ from .hand_pans import pan_trips
 from .hand_plating import plate_meetings, served_phases, settle
 from .hand_reach import must_visit, reach_cuts
 from .hands import CHOPPED, DIRTY, EMPTY, PLATE, POT, POTTED, RAW, SURFACES, plate_hands
+from .lp_rows import add_row, minimize, signed, total
 from .visit_tree import visit_tree
 
 EPS = 1e-6  # an LP optimum a hair above an integer is that integer
@@ -74,7 +75,7 @@ class HandProgram(HandFlow):
         ends = []
         for p in sorted(self.tiles):  # an agent may stop anywhere, empty-handed
             ends.append(self.change_out(p))
-        self.lp.Add(sum(ends) == len(self.level.agents))
+        add_row(self.lp, total(ends), "==", len(self.level.agents))
         holders = [s.name for s in self.level.stations if s.kind in SURFACES]
         if not self._raw(holders) or not self._potted(holders) or not self._plates(holders):
             return None  # something needed is out of reach: the other bounds say so
@@ -84,8 +85,8 @@ class HandProgram(HandFlow):
         self._visits()
         self.presence()
         for terms in self.balance.values():
-            self.lp.Add(sum(sign * v for sign, v in terms) == 0)
-        self.lp.Minimize(sum(self.cost))
+            add_row(self.lp, signed(terms), "==", 0)
+        minimize(self.lp, total(self.cost))
         if self.lp.Solve() != self.lp.OPTIMAL or not reach_cuts(self):
             return None
         return max(0, math.ceil(self.lp.Objective().Value() - EPS))
@@ -94,7 +95,7 @@ class HandProgram(HandFlow):
         """The agents walk at least a tree touching every kind of place they must visit."""
         tree = visit_tree(self.tiles, {a.pos for a in self.level.agents}, must_visit(self))
         if 0 < tree < INF:
-            self.lp.Add(sum(self.cost) >= tree)
+            add_row(self.lp, total(self.cost), ">=", tree)
 
     def presence(self) -> None:
         """A hand changes only on a tile an agent walks onto (or starts on), at most as often per
@@ -107,7 +108,7 @@ class HandProgram(HandFlow):
             if p in starts:
                 continue
             for v, most in changes:
-                self.lp.Add(v <= most * sum(into.get(p, [])))
+                add_row(self.lp, total([v]), "<=", total(into.get(p, []), most))
 
     def _walking(self) -> None:
         for p in self.tiles:
@@ -122,7 +123,7 @@ class HandProgram(HandFlow):
                         hands.append(v)
                     # the step in any hand, one variable, so that the cuts stay short
                     step = self.var(f"s{p}{q}")
-                    self.lp.Add(step == sum(hands))
+                    add_row(self.lp, total([step]), "==", total(hands))
                     self.steps[(p, q)] = [step]
                     self.cost.append(step)
 
@@ -165,8 +166,8 @@ class HandProgram(HandFlow):
         self.balanced(*self.relays(holders, POT))
         self.onto = self.changes(b.stoves, POT, EMPTY, "stove")
         for c in holders:  # a pot filled away from a stove is carried to one, and only such a pot
-            self.lp.Add(sum(elsewhere[c]) <= per_pot * sum(lifts[c]))
-            self.lp.Add(sum(lifts[c]) <= sum(elsewhere[c]))
+            add_row(self.lp, total(elsewhere[c]), "<=", total(lifts[c], per_pot))
+            add_row(self.lp, total(lifts[c]), "<=", total(elsewhere[c]))
         for s in b.stoves:
             self.food[s] += on_stove[s] + self.onto[s]
         return True
@@ -211,10 +212,8 @@ class HandProgram(HandFlow):
                 got[0].extend(puts[s])
                 got[1].extend(takes[s])
         for made, ended in here.values():  # a plate taken or changed here stood here first
-            self.lp.Add(sum(ended) <= sum(made))
+            add_row(self.lp, total(ended), "<=", total(made))
         for s in holders:  # a plate put down is taken up again
-            self.lp.Add(
-                sum(v for puts, _ in relays.values() for v in puts[s])
-                <= sum(v for _, takes in relays.values() for v in takes[s])
-            )
+            put_down = total(v for puts, _ in relays.values() for v in puts[s])
+            add_row(self.lp, put_down, "<=", total(v for _, takes in relays.values() for v in takes[s]))
         return True

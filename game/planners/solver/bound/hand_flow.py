@@ -26,6 +26,7 @@ from .hands import (
     plate_hands,
     totals,
 )
+from .lp_rows import add_row, total
 
 
 class HandFlow:
@@ -118,7 +119,7 @@ class HandFlow:
         vs = [v for group in groups for g in group.values() for v in g]
         if not vs:
             return count == 0
-        self.lp.Add(sum(vs) == count)
+        add_row(self.lp, total(vs), "==", count)
         return True
 
     def needed(self, kinds: tuple[str, ...]) -> dict[str, int]:
@@ -148,4 +149,4 @@ class HandFlow:
 
     def balanced(self, puts: dict, takes: dict) -> None:
         for s in puts:  # what is put down here is taken up again
-            self.lp.Add(sum(puts[s]) == sum(takes[s]))
+            add_row(self.lp, total(puts[s]), "==", total(takes[s]))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .hand_flow import HandFlow
 from .hands import CHOPPED, EMPTY, PANNED
+from .lp_rows import add_row, minus, plus, scaled, total
 
 
 def arrivals(flow: HandFlow, station: str, hand: str) -> list:
@@ -39,10 +40,11 @@ def pan_trips(flow: HandFlow, holders: list[str]) -> bool:
         flow.food[s] += onto[s]
     for s in b.boards:  # what leaves a board chopped lay there (`hand_plating.settle`)
         flow.lying[(s, CHOPPED)][1].extend(picks[s])
-    lp.Add(count <= per_pan * sum(at_boards))  # each leaves its board in such a hand
-    lp.Add(count <= per_pan * sum(placed))  # and reaches a stove in one
+    add_row(lp, count, "<=", total(at_boards, per_pan))  # each leaves its board in such a hand
+    add_row(lp, count, "<=", total(placed, per_pan))  # and reaches a stove in one
     for s in holders:  # what is put down on the way is taken up again, after it was put down
         here = arrivals(flow, s, PANNED)
-        lp.Add(sum(drops[s]) <= per_pan * (sum(takes[s]) + sum(here) - sum(drops[s])))
-        lp.Add(sum(takes[s]) <= sum(drops[s]))
+        gap = minus(plus(total(takes[s]), total(here)), total(drops[s]))
+        add_row(lp, total(drops[s]), "<=", scaled(per_pan, gap))
+        add_row(lp, total(takes[s]), "<=", total(drops[s]))
     return True

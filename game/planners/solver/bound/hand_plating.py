@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .hand_flow import HandFlow
 from .hands import COOKED, EMPTY, POT, RAW_PART, cooked_items, meetings, part_hands, plate_hands, totals
+from .lp_rows import add_row, total
 
 
 def served_phases(flow: HandFlow, serves: dict[str, dict]) -> None:
@@ -26,7 +27,7 @@ def served_phases(flow: HandFlow, serves: dict[str, dict]) -> None:
     need = meetings(flow.b)
     for j in range(1, len(phases)):
         late = [v for h in phases[j:] for vs in serves[h].values() for v in vs]
-        flow.lp.Add(sum(late) >= sum(1 for k in need if k >= j))
+        add_row(flow.lp, total(late), ">=", sum(1 for k in need if k >= j))
 
 
 def plate_meetings(flow: HandFlow, holders: list[str]) -> dict[tuple[str, str], tuple[list, list]]:
@@ -63,8 +64,8 @@ def plate_meetings(flow: HandFlow, holders: list[str]) -> dict[tuple[str, str], 
     # a served plate holds just its dishes' parts (any other is thrown away with what it met)
     count = totals(b)
     for h, vs in joins.items():
-        flow.lp.Add(sum(vs) >= count[h])
-        flow.lp.Add(sum(vs) <= (cooked_items(b) if h == COOKED else count[h]))
+        add_row(flow.lp, total(vs), ">=", count[h])
+        add_row(flow.lp, total(vs), "<=", cooked_items(b) if h == COOKED else count[h])
     return on
 
 
@@ -106,7 +107,7 @@ def settle(flow: HandFlow) -> None:
     is taken from a counter, or met there, lay there."""
     for s, uses in flow.uses.items():
         if uses:
-            flow.lp.Add(sum(uses) <= sum(flow.food[s]))
+            add_row(flow.lp, total(uses), "<=", total(flow.food[s]))
     for made, ended in flow.lying.values():
         if ended:
-            flow.lp.Add(sum(ended) <= sum(made))
+            add_row(flow.lp, total(ended), "<=", total(made))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from .hand_flow import HandFlow
 from .hand_turns import SCALE, add_turn_cuts, turn_cuts
+from .lp_rows import add_row, total
 
 ROUNDS = 40  # most of what the cuts add comes in the first rounds; each costs a solve
 SHORT = 1 - 1e-4
@@ -66,7 +67,7 @@ def reach_cuts(flow: HandFlow) -> bool:
                 if index[p] in near and index[q] not in near
                 for v in vs
             ]
-            flow.lp.Add(sum(into) >= 1)
+            add_row(flow.lp, total(into), ">=", 1)
         if not sides and not turns:
             return True
         if flow.lp.Solve() != flow.lp.OPTIMAL:

@@ -21,6 +21,7 @@ counter and kind, the set breaking its cut the most, if any does.
 from __future__ import annotations
 
 from .hand_flow import HandFlow
+from .lp_rows import add_row, minus, total
 
 SCALE = 10**6  # flows are fractions: capacities in millionths
 SLACK = 10**-3  # a cut must be broken by more than this to be added
@@ -50,7 +51,7 @@ def add_turn_cuts(flow: HandFlow, cuts: list, index: dict) -> None:
         taken = [v for p, v in takes if index[p] in near]
         put = [v for p, v in puts if index[p] in near]
         given = 1 if key[0] in flow.initial and start in near else 0
-        flow.lp.Add(sum(into) >= sum(taken) - sum(put) - given)
+        add_row(flow.lp, total(into), ">=", minus(minus(total(taken), total(put)), given))
 
 
 def _broken_side(arcs: list, index: dict, start: int, full: bool, puts: list, takes: list) -> set | None:

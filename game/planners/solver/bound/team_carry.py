@@ -41,7 +41,7 @@ class TeamCarry(Carry):
             for k, q in enumerate(level.neighbours(p), 1):
                 if q in tiles:
                     moves[i, k] = tiles[q]
-        self.moves = moves
+        self.moves = moves[:, 1:]  # staying is the identity
         mask = [np.zeros(n, bool) for _ in range(2)]
         for who, mine in enumerate(reach[:2]):
             mask[who][[tiles[p] for p in mine]] = True
@@ -78,6 +78,8 @@ class TeamCarry(Carry):
         places = [source] + [s for s in self.holding if s != source]
         near = self.beside[[self.names.index(p) for p in places]]
         keeps = np.array([p in self.holding for p in places])  # the source may only hand it out
+        kept = near[keeps]  # where both agents stand beside one counter, they pass it over there
+        shared = (kept[:, :, None] & kept[:, None, :]).any(axis=0)
         state = np.zeros((2 + len(places), *self.valid.shape), bool)  # hand 0, hand 1, on a place
         if where is None:
             state[2] = self.valid
@@ -85,7 +87,7 @@ class TeamCarry(Carry):
             state[2][where] = True
         found = np.full(len(self.names), INF)
         for t in range(MAX_STEPS):
-            self._settle(state, near, keeps)
+            self._settle(state, near, keeps, shared)
             held = self.beside & state[0].any(axis=1) | self.beside & state[1].any(axis=0)
             found[(found == INF) & held.any(axis=1)] = t
             moved = self._step(state)
@@ -97,21 +99,28 @@ class TeamCarry(Carry):
         return {name: int(found[i]) for i, name in enumerate(self.names) if found[i] < INF}
 
     @staticmethod
-    def _settle(state: np.ndarray, near: np.ndarray, keeps: np.ndarray) -> None:
-        """Take and put down at once, as often as it helps (interacting takes no time)."""
+    def _settle(state: np.ndarray, near: np.ndarray, keeps: np.ndarray, shared: np.ndarray) -> None:
+        """Take and put down at once, as often as it helps (interacting takes no time): an agent
+        takes the item from a place beside it, and from the other agent over a counter beside
+        both (`shared`); then either puts it on any holding place beside it. Nothing more comes of
+        a second round: what is put down was in a hand that could already reach it."""
+        on = state[2:]
         side0, side1 = near[:, :, None], near[:, None, :]
-        while True:
-            on = state[2:]
-            hand0 = state[0] | (on & side0).any(axis=0)
-            hand1 = state[1] | (on & side1).any(axis=0)
-            put = ((hand0 & side0) | (hand1 & side1)) & keeps[:, None, None]
-            if np.array_equal(hand0, state[0]) and np.array_equal(hand1, state[1]) and not (put & ~on).any():
-                return
-            state[0], state[1] = hand0, hand1
-            state[2:] |= put
+        hand0 = state[0] | (on & side0).any(axis=0)
+        hand1 = state[1] | (on & side1).any(axis=0)
+        state[0] = hand0 | (hand1 & shared)
+        state[1] = hand1 | (hand0 & shared)
+        on |= (state[0] & side0 | state[1] & side1) & keeps[:, None, None]
 
     def _step(self, state: np.ndarray) -> np.ndarray:
-        """Both agents take one step or stay."""
-        out = state[:, self.moves, :].any(axis=2)  # agent 0 moves
-        out = out[:, :, self.moves].any(axis=3)  # agent 1 moves
-        return out & self.valid
+        """Both agents take one step or stay: agent 0 moves along the rows, then agent 1 along the
+        columns (the same, once they are made rows)."""
+        return self._moved(self._moved(state).transpose(0, 2, 1)).transpose(0, 2, 1) & self.valid
+
+    def _moved(self, state: np.ndarray) -> np.ndarray:
+        """Where the agent of the middle axis may be after one step or staying."""
+        rows = np.ascontiguousarray(state)
+        out = rows.copy()
+        for to in self.moves.T:
+            out |= rows[:, to, :]
+        return out
