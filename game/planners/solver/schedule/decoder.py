@@ -83,8 +83,9 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         """The side of the station to act from, leaving at t from `tile` for an action allowed
         from `ready` on: the one after which `nxt` is reached soonest. An agent that would wait
         there anyway may as well walk round to the side nearer `nxt` (a far side of a table)."""
-        row = self.dist[tile]
-        if ready > t and ready > t + min((row[u] for u in self.stand[station]), default=INF):
+        # to_station[station][tile] is the least walk from `tile` to a side of the station
+        if ready > t and ready > t + self.to_station[station][tile]:
+            row = self.dist[tile]
             after = self.to_station[nxt] if nxt else None
             return min(
                 self.stand[station],
@@ -93,6 +94,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         key = (tile, station, nxt)
         best = self._pick.get(key)
         if best is None:
+            row = self.dist[tile]
             after = self.to_station[nxt] if nxt else None
             best = min(self.stand[station], key=lambda u: (row[u] + (after[u] if after else 0), row[u], u))
             self._pick[key] = best
