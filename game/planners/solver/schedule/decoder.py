@@ -74,6 +74,11 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         chop_work = frozenset(("table", "chopping_board"))  # who may take raw food to a board
         self.chop_takers = [a for a in range(len(model.agent_names)) if model.may_use(a, chop_work)]
         self._hand_tables: dict[tuple[int, int], list[str]] = {}
+        self._stageable: dict[str, bool] = {}
+        # effect name -> the method applying it (`commit`)
+        self._effects = {
+            n.removeprefix("effect_"): getattr(self, n) for n in dir(self) if n.startswith("effect_")
+        }
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
             self.by_dish[t.dish].append(t)
@@ -388,8 +393,9 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
     # -- commit -------------------------------------------------------------------------
     def commit(self, w: Walker, effects: list[tuple]) -> None:
         self.effect_partner(w)
+        apply = self._effects
         for eff in effects:
-            getattr(self, "effect_" + eff[0])(*eff[1:])
+            apply[eff[0]](*eff[1:])
 
     def effect_partner(self, w: Walker) -> None:
         """The walker's agent does what it tried out (a task's own agent, or a partner's)."""
@@ -493,7 +499,14 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         return free >= need
 
     def stageable(self, station: str) -> bool:
-        """Whether some agent that can serve can also take a staged item from the station."""
+        """Whether some agent that can serve can also take a staged item from the station
+        (fixed for the kitchen: cached)."""
+        got = self._stageable.get(station)
+        if got is None:
+            got = self._stageable[station] = self._may_take_staged(station)
+        return got
+
+    def _may_take_staged(self, station: str) -> bool:
         if not self.model.flexible:
             return True
         kind = frozenset((self.kinds[station],))
@@ -503,7 +516,10 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         )
 
     def held_open(self, station: str) -> bool:
-        return any(end == OPEN for _, end, _ in self.cal.get(station, ()))
+        for iv in self.cal.get(station, ()):
+            if iv[1] == OPEN:
+                return True
+        return False
 
     def may_stage_on_board(self, board: str, task: Task) -> bool:
         free = sum(1 for b in self.model.boards if b != board and not self.held_open(b))
