@@ -51,7 +51,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         self.dist = geo.dist
         self.to_station = geo.to_station
         self.stand = geo.stand
-        self._pick: dict[tuple, int] = {}
+        self.sides: dict[tuple, int] = {}  # (tile, station, nxt) -> `pick` when nobody waits
         self.serve_walks: dict[str, int] = {}
         self.plates = len(model.plates)
         self.restricted = any(a is not None for a in model.allowed)
@@ -97,12 +97,12 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
                 key=lambda u: (max(t + row[u], ready) + (after[u] if after else 0), row[u], u),
             )
         key = (tile, station, nxt)
-        best = self._pick.get(key)
+        best = self.sides.get(key)
         if best is None:
             row = self.dist[tile]
             after = self.to_station[nxt] if nxt else None
             best = min(self.stand[station], key=lambda u: (row[u] + (after[u] if after else 0), row[u], u))
-            self._pick[key] = best
+            self.sides[key] = best
         return best
 
     # -- state -------------------------------------------------------------------------

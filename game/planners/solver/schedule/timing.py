@@ -165,6 +165,8 @@ class Floor(Protocol):
 
     agents: list[AgentClock]
     dist: list[list[int]]
+    to_station: dict[str, list[int]]  # station -> the walk from each tile to beside it
+    sides: dict[tuple, int]  # `pick`'s answers when the agent does not wait, by (tile, station, nxt)
 
     def pick(self, tile: int, station: str, nxt: str | None, t: int = 0, ready: int = 0) -> int: ...
 
@@ -205,7 +207,13 @@ class Walker:
         else:
             dep, dep_t = None, 0
         ready = dep_t if dep_t > t_min else t_min  # max(t_min, dep_t), ties keep t_min
-        tile = dec.pick(here, station, nxt, now, ready)
+        # `pick`, its cached answer taken here without the call where the agent does not wait
+        if ready > now and ready > now + dec.to_station[station][here]:
+            tile = dec.pick(here, station, nxt, now, ready)
+        else:
+            tile = dec.sides.get((here, station, nxt))
+            if tile is None:
+                tile = dec.pick(here, station, nxt, now, ready)
         d = dec.dist[here][tile]
         if d >= INF:
             raise Infeasible  # this agent cannot reach the station
