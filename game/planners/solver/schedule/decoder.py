@@ -79,6 +79,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         self._effects = {
             n.removeprefix("effect_"): getattr(self, n) for n in dir(self) if n.startswith("effect_")
         }
+        self.washes = [t for t in tasks if t.kind == WASH]
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
             self.by_dish[t.dish].append(t)
@@ -522,8 +523,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         return False
 
     def may_stage_on_board(self, board: str, task: Task) -> bool:
-        free = sum(1 for b in self.model.boards if b != board and not self.held_open(b))
-        if free >= 1:
+        if any(b != board and not self.held_open(b) for b in self.model.boards):
             return True
         return not self.unplaced(task.dish, lambda n: n.kind in ("chop", "pan"), task.id)
 
@@ -536,8 +536,5 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
 
     def may_stage_on_table(self, table: str) -> bool:
         """Keep a table free for every washed plate still to be put down."""
-        free = sum(1 for t in self.model.tables if t != table and not self.held_open(t))
-        parks = sum(
-            1 for t in self.tasks if t.kind == WASH and t.id in self.left and not self.holds_plate(t.dish)
-        )
-        return free >= min(parks, 1)
+        parks = any(t.id in self.left and not self.holds_plate(t.dish) for t in self.washes)
+        return not parks or any(t != table and not self.held_open(t) for t in self.model.tables)
