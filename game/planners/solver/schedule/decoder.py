@@ -358,7 +358,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         return True
 
     def allowed(self, idx: int, w: Walker) -> bool:
-        kinds = frozenset(self.kinds[op.station] for op in w.ops)
+        kinds = frozenset(self.kinds[op[3]] for op in w.ops)  # op[3]: Op.station
         return self.model.may_use(idx, kinds)
 
     def attempt(self, option, *args):
@@ -402,8 +402,9 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         """The walker's agent does what it tried out (a task's own agent, or a partner's)."""
         a = self.agents[w.idx]
         a.tile, a.t, a.s, a.seq = w.tile, w.t, w.s, w.seq
-        a.ops.extend(w.ops)
-        for op in w.ops:
+        ops = [Op(*op) for op in w.ops]
+        a.ops.extend(ops)
+        for op in ops:
             insort(self.events, op.t)
             if op.dur:
                 insort(self.events, op.t + op.dur)

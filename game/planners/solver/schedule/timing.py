@@ -34,9 +34,6 @@ class Op(NamedTuple):
     late: bool
 
 
-_new_op = tuple.__new__  # builds an Op without the Python-level `Op.__new__` (the hot path)
-
-
 @dataclass
 class AgentClock:
     tile: int
@@ -180,7 +177,9 @@ class Walker:
         a = dec.agents[idx]
         self.dec, self.idx = dec, idx
         self.tile, self.t, self.s, self.seq = a.tile, a.t, a.s, a.seq
-        self.ops: list[Op] = []
+        # the ops so far as plain tuples in `Op`'s field order: most walkers are tried out and
+        # dropped, so only a committed one's become `Op`s (`Decoder.effect_partner`)
+        self.ops: list[tuple] = []
         self.moving = 0
 
     def clone(self) -> Walker:
@@ -229,7 +228,7 @@ class Walker:
             s, seq = arr - d, 0
         else:
             s, seq = self.s, self.seq + 1
-        self.ops.append(_new_op(Op, (t, tile, action, station, dur, late)))
+        self.ops.append((t, tile, action, station, dur, late))
         self.moving += d
         self.tile = tile
         if dur:
