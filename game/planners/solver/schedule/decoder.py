@@ -489,12 +489,10 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
     def may_open_batch(self, stove: str, dish: int) -> bool:
         kind = self.cook[stove].kind
         free = sum(1 for c in self.cook.values() if c.kind == kind and c.open is None and not c.retired) - 1
+        opened = {c.open.dish for c in self.cook.values() if c.open is not None and c.kind == kind}
         need = 0
         for d in range(dish):
-            has_open = any(
-                c.open is not None and c.open.dish == d and c.kind == kind for c in self.cook.values()
-            )
-            if not has_open and any(
+            if d not in opened and any(
                 t.kind == PREP and t.id in self.left and t.need.kind == kind for t in self.by_dish[d]
             ):
                 need += 1
