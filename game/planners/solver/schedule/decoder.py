@@ -51,7 +51,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         self.dist = geo.dist
         self.to_station = geo.to_station
         self.stand = geo.stand
-        self._pick: dict[tuple, int] = {}
+        self.sides: dict[tuple, int] = {}  # (tile, station, nxt) -> `pick` when nobody waits
         self.serve_walks: dict[str, int] = {}
         self.plates = len(model.plates)
         self.restricted = any(a is not None for a in model.allowed)
@@ -74,6 +74,12 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         chop_work = frozenset(("table", "chopping_board"))  # who may take raw food to a board
         self.chop_takers = [a for a in range(len(model.agent_names)) if model.may_use(a, chop_work)]
         self._hand_tables: dict[tuple[int, int], list[str]] = {}
+        self._stageable: dict[str, bool] = {}
+        # effect name -> the method applying it (`commit`)
+        self._effects = {
+            n.removeprefix("effect_"): getattr(self, n) for n in dir(self) if n.startswith("effect_")
+        }
+        self.washes = [t for t in tasks if t.kind == WASH]
         self.by_dish: list[list[Task]] = [[] for _ in range(model.dishes)]
         for t in tasks:
             self.by_dish[t.dish].append(t)
@@ -83,19 +89,21 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         """The side of the station to act from, leaving at t from `tile` for an action allowed
         from `ready` on: the one after which `nxt` is reached soonest. An agent that would wait
         there anyway may as well walk round to the side nearer `nxt` (a far side of a table)."""
-        row = self.dist[tile]
-        if ready > t and ready > t + min((row[u] for u in self.stand[station]), default=INF):
+        # to_station[station][tile] is the least walk from `tile` to a side of the station
+        if ready > t and ready > t + self.to_station[station][tile]:
+            row = self.dist[tile]
             after = self.to_station[nxt] if nxt else None
             return min(
                 self.stand[station],
                 key=lambda u: (max(t + row[u], ready) + (after[u] if after else 0), row[u], u),
             )
         key = (tile, station, nxt)
-        best = self._pick.get(key)
+        best = self.sides.get(key)
         if best is None:
+            row = self.dist[tile]
             after = self.to_station[nxt] if nxt else None
             best = min(self.stand[station], key=lambda u: (row[u] + (after[u] if after else 0), row[u], u))
-            self._pick[key] = best
+            self.sides[key] = best
         return best
 
     # -- state -------------------------------------------------------------------------
@@ -350,7 +358,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         return True
 
     def allowed(self, idx: int, w: Walker) -> bool:
-        kinds = frozenset(self.kinds[op.station] for op in w.ops)
+        kinds = frozenset(self.kinds[op[3]] for op in w.ops)  # op[3]: Op.station
         return self.model.may_use(idx, kinds)
 
     def attempt(self, option, *args):
@@ -386,15 +394,17 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
     # -- commit -------------------------------------------------------------------------
     def commit(self, w: Walker, effects: list[tuple]) -> None:
         self.effect_partner(w)
+        apply = self._effects
         for eff in effects:
-            getattr(self, "effect_" + eff[0])(*eff[1:])
+            apply[eff[0]](*eff[1:])
 
     def effect_partner(self, w: Walker) -> None:
         """The walker's agent does what it tried out (a task's own agent, or a partner's)."""
         a = self.agents[w.idx]
         a.tile, a.t, a.s, a.seq = w.tile, w.t, w.s, w.seq
-        a.ops.extend(w.ops)
-        for op in w.ops:
+        ops = [Op(*op) for op in w.ops]
+        a.ops.extend(ops)
+        for op in ops:
             insort(self.events, op.t)
             if op.dur:
                 insort(self.events, op.t + op.dur)
@@ -479,19 +489,24 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
     def may_open_batch(self, stove: str, dish: int) -> bool:
         kind = self.cook[stove].kind
         free = sum(1 for c in self.cook.values() if c.kind == kind and c.open is None and not c.retired) - 1
+        opened = {c.open.dish for c in self.cook.values() if c.open is not None and c.kind == kind}
         need = 0
         for d in range(dish):
-            has_open = any(
-                c.open is not None and c.open.dish == d and c.kind == kind for c in self.cook.values()
-            )
-            if not has_open and any(
+            if d not in opened and any(
                 t.kind == PREP and t.id in self.left and t.need.kind == kind for t in self.by_dish[d]
             ):
                 need += 1
         return free >= need
 
     def stageable(self, station: str) -> bool:
-        """Whether some agent that can serve can also take a staged item from the station."""
+        """Whether some agent that can serve can also take a staged item from the station
+        (fixed for the kitchen: cached)."""
+        got = self._stageable.get(station)
+        if got is None:
+            got = self._stageable[station] = self._may_take_staged(station)
+        return got
+
+    def _may_take_staged(self, station: str) -> bool:
         if not self.model.flexible:
             return True
         kind = frozenset((self.kinds[station],))
@@ -501,11 +516,13 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         )
 
     def held_open(self, station: str) -> bool:
-        return any(end == OPEN for _, end, _ in self.cal.get(station, ()))
+        for iv in self.cal.get(station, ()):
+            if iv[1] == OPEN:
+                return True
+        return False
 
     def may_stage_on_board(self, board: str, task: Task) -> bool:
-        free = sum(1 for b in self.model.boards if b != board and not self.held_open(b))
-        if free >= 1:
+        if any(b != board and not self.held_open(b) for b in self.model.boards):
             return True
         return not self.unplaced(task.dish, lambda n: n.kind in ("chop", "pan"), task.id)
 
@@ -518,8 +535,5 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
 
     def may_stage_on_table(self, table: str) -> bool:
         """Keep a table free for every washed plate still to be put down."""
-        free = sum(1 for t in self.model.tables if t != table and not self.held_open(t))
-        parks = sum(
-            1 for t in self.tasks if t.kind == WASH and t.id in self.left and not self.holds_plate(t.dish)
-        )
-        return free >= min(parks, 1)
+        parks = any(t.id in self.left and not self.holds_plate(t.dish) for t in self.washes)
+        return not parks or any(t != table and not self.held_open(t) for t in self.model.tables)

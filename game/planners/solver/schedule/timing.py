@@ -9,7 +9,6 @@ never off by one."""
 from __future__ import annotations
 
 from bisect import bisect_left
-from copy import copy
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
@@ -136,7 +135,8 @@ class Cookware:
 
     def probe(self, t: int, events: list[int]) -> Cookware:
         """This cookware as it would be with one more ingredient put in at t."""
-        out = copy(self)
+        out = Cookware.__new__(Cookware)  # what copy.copy does, without its generic dispatch
+        out.__dict__.update(self.__dict__)
         out.add(t, events)
         return out
 
@@ -162,6 +162,8 @@ class Floor(Protocol):
 
     agents: list[AgentClock]
     dist: list[list[int]]
+    to_station: dict[str, list[int]]  # station -> the walk from each tile to beside it
+    sides: dict[tuple, int]  # `pick`'s answers when the agent does not wait, by (tile, station, nxt)
 
     def pick(self, tile: int, station: str, nxt: str | None, t: int = 0, ready: int = 0) -> int: ...
 
@@ -175,7 +177,9 @@ class Walker:
         a = dec.agents[idx]
         self.dec, self.idx = dec, idx
         self.tile, self.t, self.s, self.seq = a.tile, a.t, a.s, a.seq
-        self.ops: list[Op] = []
+        # the ops so far as plain tuples in `Op`'s field order: most walkers are tried out and
+        # dropped, so only a committed one's become `Op`s (`Decoder.effect_partner`)
+        self.ops: list[tuple] = []
         self.moving = 0
 
     def clone(self) -> Walker:
@@ -195,37 +199,63 @@ class Walker:
     ) -> tuple:
         """Go next to `station` and act there as early as allowed; return the event."""
         dec = self.dec
-        dep = max(deps) if deps else None
-        tile = dec.pick(self.tile, station, nxt, self.t, max(t_min, dep[0] if dep else 0))
-        d = dec.dist[self.tile][tile]
+        here, now = self.tile, self.t
+        if deps:
+            dep = deps[0] if len(deps) == 1 else max(deps)
+            dep_t = dep[0]
+        else:
+            dep, dep_t = None, 0
+        ready = dep_t if dep_t > t_min else t_min  # max(t_min, dep_t), ties keep t_min
+        # `pick`, its cached answer taken here without the call where the agent does not wait
+        if ready > now and ready > now + dec.to_station[station][here]:
+            tile = dec.pick(here, station, nxt, now, ready)
+        else:
+            tile = dec.sides.get((here, station, nxt))
+            if tile is None:
+                tile = dec.pick(here, station, nxt, now, ready)
+        d = dec.dist[here][tile]
         if d >= INF:
             raise Infeasible  # this agent cannot reach the station
-        arr = self.t + d
-        t = max(arr, t_min, dep[0] if dep else 0)
+        arr = now + d
+        t = ready if ready > arr else arr
         idx = self.idx
-        while True:
-            late = False
-            if t > arr:
-                s, seq = arr, 0
-                if dep is not None and dep >= (t, s, idx, seq):
-                    s, late = t - 1, True
-            elif d > 0:
-                s, seq = arr - d, 0
-            else:
-                s, seq = self.s, self.seq + 1
-            ev = (t, s, idx, seq)
-            if dep is not None and dep >= ev:
-                t += 1
-                continue
-            break
-        self.ops.append(Op(t, tile, action, station, dur, late))
+        late = False
+        if dep is not None and dep_t == t:  # after `dep` at the same instant: settle the order
+            t, s, seq, late = self._after(dep, t, arr, d)
+        elif t > arr:
+            s, seq = arr, 0
+        elif d > 0:
+            s, seq = arr - d, 0
+        else:
+            s, seq = self.s, self.seq + 1
+        self.ops.append((t, tile, action, station, dur, late))
         self.moving += d
         self.tile = tile
         if dur:
             self.t, self.s, self.seq = t + dur, t, 0
             return (t + dur, t, idx, 0)
         self.t, self.s, self.seq = t, s, seq
-        return ev
+        return (t, s, idx, seq)
+
+    def _after(self, dep: tuple, t: int, arr: int, d: int) -> tuple[int, int, int, bool]:
+        """(t, s, seq, late) of the first event strictly after `dep`, from t on (dep's time).
+        An event at a later instant than dep's is after it whatever its other fields, so only
+        the instant of dep needs this."""
+        idx = self.idx
+        while True:
+            late = False
+            if t > arr:
+                s, seq = arr, 0
+                if dep >= (t, s, idx, seq):
+                    s, late = t - 1, True
+            elif d > 0:
+                s, seq = arr - d, 0
+            else:
+                s, seq = self.s, self.seq + 1
+            if dep >= (t, s, idx, seq):
+                t += 1
+                continue
+            return t, s, seq, late
 
 
 class Infeasible(Exception):
