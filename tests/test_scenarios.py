@@ -161,6 +161,6 @@ def _solver():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_built_in_planner_solves_the_scenario(path: Path):
     level = load_level(path)
-    solution = shared_solve(level, level.rules, time_limit=1)  # as test_solver plans it: once a run
+    solution = shared_solve(level, level.rules, time_limit=2)  # as test_solver plans it: once a run
     result = simulate(level, solution.plan)
     assert result.done and result.error is None, f"planner: {solution.note!r}; engine: {result.error}"

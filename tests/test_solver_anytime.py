@@ -66,12 +66,12 @@ def test_progress_reports_improve_and_end_done():
 
 def test_stopping_early_returns_the_best_plan_so_far():
     level = generated(*SHARED)
-    full = solve(level, time_limit=0.3)  # a budget of 452 schedules, its starts 240
+    full = solve(level, time_limit=1)  # a budget of 21,333 units of work, its starts 9,216
 
     def stop_at_first_plan(p: Progress) -> bool:
         return p.best_oct is None
 
-    early = solve(level, time_limit=0.3, progress=stop_at_first_plan)
+    early = solve(level, time_limit=1, progress=stop_at_first_plan)
     assert early.done and early.evaluations < full.evaluations
     assert early.oct >= full.oct
     assert simulate(level, early.plan, record=False).time == early.oct
@@ -126,21 +126,27 @@ def test_cli_prints_progress_and_takes_jobs():
     assert out.stdout.startswith("OCT ")
 
 
-def test_a_decode_is_costed_by_the_level_s_size_and_its_cooking():
+def test_the_budget_is_work_so_a_larger_kitchen_gets_fewer_decodes_of_the_same_search():
     from game.planners.solver.model import KitchenModel
-    from game.planners.solver.planner import BUDGET_SHARE, budget_for, decode_cost_s
-    from game.planners.solver.schedule.tasks import build_tasks
+    from game.planners.solver.planner import BUDGET_SHARE, WORK_S, WORK_SPARE, budget_for
+    from game.planners.solver.schedule import Search, build_tasks
 
-    def costed(category: str, agents: int, orders: int):
+    budget = budget_for(3)  # past the start genomes of either level below
+    assert budget == int(3 * BUDGET_SHARE / (WORK_S * WORK_SPARE))
+    assert budget_for(40) == pytest.approx(4 * budget_for(10), abs=4)  # the limit sets the budget
+
+    def searched(category: str, agents: int, orders: int, units: int) -> Search:
         model = KitchenModel(generated(category, 42, agents, orders), "paracook")
-        tasks = len(build_tasks(model))
-        return model, tasks, decode_cost_s(model, tasks)
+        search = Search(model, build_tasks(model), units, seed=1)
+        search.run()
+        return search
 
-    salad, burrito = costed("salad", 2, 2), costed("burrito", 2, 2)
-    # per task and agent, pots and pans cost more (the decoder weighs stoves and cookware moves)
-    assert burrito[2] / burrito[1] > salad[2] / salad[1] > 0
-    assert costed("salad", 3, 2)[2] > salad[2] and costed("salad", 2, 4)[2] > salad[2]
-    # the budget follows the limit, so a longer limit runs more of the same search
-    for model, tasks, cost in (salad, burrito):
-        assert budget_for(model, tasks, 40) == pytest.approx(4 * budget_for(model, tasks, 10), abs=4)
-        assert budget_for(model, tasks, 10) == int(10 * BUDGET_SHARE / cost)
+    small, large = searched("salad", 1, 1, budget), searched("burrito", 3, 4, budget)
+    # a decode of three cooks and four orders weighs many more ways of doing each task ...
+    assert large.work / large.used > 3 * small.work / small.used
+    # ... so the same budget buys it fewer decodes, and either search stops once it is spent
+    assert large.used < small.used
+    for search in (small, large):
+        assert budget <= search.work < budget + search.work / search.used * 20
+    again = searched("burrito", 3, 4, budget)  # the same work, decode for decode
+    assert (again.used, again.work, again.best_cost) == (large.used, large.work, large.best_cost)

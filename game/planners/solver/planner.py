@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import Level, Result, get_rules, parse_plan, simulate
-from game.engine.level import COOKWARE_TIME
 
 from .bound import Bound, lower_bound
 from .exact import Outcome, Unsupported, check_supported, proven_below
@@ -19,29 +18,29 @@ from .partner import Partner
 from .schedule import Found, Search, build_tasks, ground, level_seed
 
 DEFAULT_TIME_LIMIT = 10.0
-# seconds one decode takes: a fixed part, a part per (task x agent) and one per (agent x ingredient
-# cooked in a pot or pan), since cookware makes the decoder weigh stoves and moves; fitted on 140
-# suite levels on a 2-core machine running two searches (the real cost is 0.84-1.45 x the fit on
-# nine levels in ten: `benchmarks/decode_cost_bench.py`), with room to spare for a busy machine
-DECODE_BASE_S, DECODE_TASK_S, DECODE_COOKED_S = 12.6e-6, 16.0e-6, 46.9e-6
-DECODE_SPARE = 1.25
+# seconds one unit of the schedule search's work takes (`Decoder.best_way`: one way of doing a
+# task weighed), fitted on 36 suite levels of every size, from one agent and one order to three
+# agents and four orders, on a 2-core machine (the real cost is within 0.8-1.45 x the fit on nine
+# levels in ten: `benchmarks/search_cost_bench.py`), with room to spare for a busy machine
+WORK_S = 30e-6
+WORK_SPARE = 1.25
 BUDGET_SHARE = 0.8
-MIN_BUDGET, MAX_BUDGET = 50, 5_000_000
+MIN_BUDGET, MAX_BUDGET = 1_000, 500_000_000
 VERIFY = 8  # distinct best schedules run through the engine when no improvement passed it
 # The budget, never the clock, ends a search, so that its plan does not depend on the machine's
 # load: the limit only sets the budget. On a busy machine a search takes longer than its limit
 # (a caller that must stop sooner stops it through `progress`, keeping the best plan so far).
 # on a one-agent, one-order level the exact search (`exact`) gets this share of the limit, at
-# this many expanded states per second (measured on a 2-core machine, about 2,900 a second of one
-# core's time, with room to spare): there
+# this many expanded states per second (the median over the 30 such suite levels on a 2-core
+# machine; 700-1,500 a second of one core's time, by level): there
 # it often proves the optimum, or finds a faster plan, within seconds, and when it does not, the
 # floor it reached raises the bound. The schedule search needs little of the limit there (on the
 # 30 such suite levels a fifth of it gives the same plans as a half)
 EXACT_SHARE = 0.8
-EXACT_STATES_S = 2400
+EXACT_STATES_S = 1000
 # of those states, this share goes first to a weighted, anytime search for faster plans (on the
 # suite's one-agent, one-order levels it finds some the schedule search misses); the plain search
-# that proves floors keeps the rest, as many states as it had alone at 1,800 a second
+# that proves floors keeps the rest
 WEIGHTED_SHARE = 0.25
 WEIGHT = 2.0
 
@@ -101,13 +100,14 @@ class Progress:
     (None before the first), the lower bound, and the gap between them."""
 
     evaluations: int
-    budget: int
+    budget: int  # the search's, in units of `work` (or of `evaluations` where `work` is None)
     best_oct: float | None
     bound: int | None
     seconds: float
     done: bool = False
     states: int = 0  # states the exact search has expanded, of `state_budget`
     state_budget: int = 0
+    work: int | None = None  # units of the schedule search's work done (`Decoder.best_way`)
 
     @property
     def gap(self) -> float | None:
@@ -117,7 +117,7 @@ class Progress:
 
     @property
     def fraction(self) -> float:
-        work = self.evaluations + self.states
+        work = (self.evaluations if self.work is None else self.work) + self.states
         return 1.0 if self.done else min(1.0, work / max(1, self.budget + self.state_budget))
 
     def describe(self) -> str:
@@ -139,16 +139,9 @@ def exact_budget(level: Level, time_limit: float) -> int:
     return max(1, int(EXACT_STATES_S * EXACT_SHARE * time_limit))
 
 
-def decode_cost_s(model: KitchenModel, tasks: int) -> float:
-    """The seconds one decode of this level is expected to take (see `DECODE_BASE_S`)."""
-    agents = len(model.agent_names)
-    cooked = sum(1 for n in model.needs if n.kind in COOKWARE_TIME)
-    per_decode = DECODE_BASE_S + DECODE_TASK_S * tasks * agents + DECODE_COOKED_S * agents * cooked
-    return per_decode * DECODE_SPARE
-
-
-def budget_for(model: KitchenModel, tasks: int, time_limit: float) -> int:
-    n = int(time_limit * BUDGET_SHARE / decode_cost_s(model, tasks))
+def budget_for(time_limit: float) -> int:
+    """The schedule search's budget for a time limit, in units of its work (`WORK_S`)."""
+    n = int(time_limit * BUDGET_SHARE / (WORK_S * WORK_SPARE))
     return max(MIN_BUDGET, min(MAX_BUDGET, n))
 
 
@@ -201,6 +194,7 @@ class Planner:
             self.bound = bound if bound is not None else lower_bound(level, self.rules, routes)
         self.best: tuple | None = None  # (time, cost, plan, predicted)
         self.used = 0
+        self.work: int | None = None  # the schedule search's units of work, once it runs
         self.budget = 0
         self.note = ""
         self.state_budget = exact_budget(level, time_limit) if exact else 0
@@ -222,6 +216,7 @@ class Planner:
             done,
             self.states,
             self.state_budget,
+            self.work,
         )
 
     def steps(self) -> Iterator[Progress]:
@@ -236,7 +231,7 @@ class Planner:
             return
         tasks = build_tasks(model)
         share = 1 - EXACT_SHARE if self.state_budget else 1
-        self.budget = budget_for(model, len(tasks), self.time_limit * share)
+        self.budget = budget_for(self.time_limit * share)
         if self.jobs > 1:
             yield from self._parallel(self.time_limit * share)
         else:
@@ -337,12 +332,12 @@ class Planner:
     def _search(self, model: KitchenModel, search: Search) -> Iterator[Progress]:
         checked = 0
         for used in search.steps():
-            self.used = used
+            self.used, self.work = used, search.work
             for f in search.improved[checked:]:
                 self._verify(model, f)
             checked = len(search.improved)
             yield self.progress()
-        self.used = search.used
+        self.used, self.work = search.used, search.work
         if self.best is None:  # no improvement passed the engine: try the best few left
             for f in search.best(VERIFY):
                 self._verify(model, f)
@@ -368,6 +363,7 @@ class Planner:
             for fut in as_completed(futures):
                 outcomes[futures[fut]] = fut.result()
                 self.used = sum(o[0] for o in outcomes.values())
+                self.work = sum(o[3] for o in outcomes.values())
                 self._merge(outcomes)
                 yield self.progress()
         self.budget = self.budget * self.jobs
@@ -418,12 +414,12 @@ class Planner:
 
 
 def _one_search(level_data: dict, rules: str, time_limit: float, seed_offset: int, bound: Bound) -> tuple:
-    """One search of a parallel run, in a worker process: (decodes, best, note)."""
+    """One search of a parallel run, in a worker process: (decodes, best, note, work)."""
     level = Level.from_dict(level_data)
     run = Planner(level, rules, time_limit, seed_offset=seed_offset, bound=bound, exact=False)
     for _ in run.steps():
         pass
-    return run.used, run.best, run.note
+    return run.used, run.best, run.note, run.work or 0
 
 
 def solve(

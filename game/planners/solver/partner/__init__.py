@@ -32,7 +32,7 @@ SHARED = ("table", "chopping_board", "stove", "sink")  # stations whose state a 
 # limits of the schedule searches whose plans seed the search: the quick ones first (a plan in a
 # tenth of a second or so, to improve on), the longer ones after the first two rounds
 ALONE_FIRST = 0.05
-ALONE_LATER = 0.5
+ALONE_LATER = 1.0
 RUNS_PER_SECOND = 800  # engine runs a second on a busy 2-core machine: the limit sets the budget
 MIN_RUNS = 200
 

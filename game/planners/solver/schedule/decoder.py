@@ -13,8 +13,10 @@ The steps of each kind of task live in the step classes `PrepSteps`, `PlateSteps
 from __future__ import annotations
 
 from bisect import insort
+from collections.abc import Iterable
 
 from ..model import INF, KitchenModel
+from .contract import Option
 from .plate_steps import PlateSteps
 from .prep_steps import PrepSteps
 from .tasks import (
@@ -52,6 +54,7 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         self.to_station = geo.to_station
         self.stand = geo.stand
         self.sides: dict[tuple, int] = {}  # (tile, station, nxt) -> `pick` when nobody waits
+        self.work = 0  # ways of doing a task weighed, all decodes together: see `best_way`
         self.serve_walks: dict[str, int] = {}
         self.plates = len(model.plates)
         self.restricted = any(a is not None for a in model.allowed)
@@ -336,26 +339,29 @@ class Decoder(PrepSteps, PlateSteps, WareMoves):
         if task.kind == BRING and not self.brings(task.dish):
             return True  # the plate's carrier scoops the cooked food
         self.late_options: list[dict[int, int]] = []
-        best = None
-        for idx in self.agents_for(task):
-            for cand in self.candidates(task, idx):
-                if cand is not None and (best is None or cand[0] < best[0]):
-                    if self.restricted and not self.allowed(idx, cand[1]):
-                        continue
-                    best = cand
+        best = self.best_way(task, self.agents_for(task))
         if best is None and self.genome.agent[task.id] is not None:
-            for idx in range(len(self.agents)):
-                for cand in self.candidates(task, idx):
-                    if cand is not None and (best is None or cand[0] < best[0]):
-                        if self.restricted and not self.allowed(idx, cand[1]):
-                            continue
-                        best = cand
+            best = self.best_way(task, range(len(self.agents)))
         if best is None:
             if self.late_options:  # every way was too late: ask for the least delay
                 self.late = min(self.late_options, key=lambda d: max(d.values()))
             return False
         self.commit(best[1], best[2])
         return True
+
+    def best_way(self, task: Task, agents: Iterable[int]) -> Option | None:
+        """The soonest way these agents have of doing the task. Each way weighed counts one unit
+        of `work`: what a decode costs grows with it (walks timed, stations checked), so the
+        search's budget is set in it, a measure of effort the same on every machine."""
+        best = None
+        for idx in agents:
+            for cand in self.candidates(task, idx):
+                self.work += 1
+                if cand is not None and (best is None or cand[0] < best[0]):
+                    if self.restricted and not self.allowed(idx, cand[1]):
+                        continue
+                    best = cand
+        return best
 
     def allowed(self, idx: int, w: Walker) -> bool:
         kinds = frozenset(self.kinds[op[3]] for op in w.ops)  # op[3]: Op.station

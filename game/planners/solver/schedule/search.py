@@ -3,7 +3,9 @@
 Everything random comes from one generator seeded by the level and rule set, and the search runs
 in rounds of a fixed number of decodes whatever the budget: a larger budget only runs more of the
 same sequence, so it finds everything a smaller one finds (the planner is anytime), and the same
-level, seed and budget always give the same plan."""
+level, seed and budget always give the same plan. The budget is in units of the decoder's `work`
+(ways of doing a task weighed), which follows a decode's real cost far more closely than a count
+of decodes: a decode on a large team kitchen weighs ten times the ways a small one does."""
 
 from __future__ import annotations
 
@@ -114,8 +116,13 @@ class Search:
         self.cooks = any(need.kind in ("pan", "pot") for need in model.needs)
 
     # -- evaluating ----------------------------------------------------------------------
+    @property
+    def work(self) -> int:
+        """Units of work so far (`Decoder.best_way`), what `budget` is set in."""
+        return self.decoder.work
+
     def exhausted(self) -> bool:
-        return self.used >= self.budget
+        return self.decoder.work >= self.budget
 
     def evaluate(self, g: Genome) -> tuple[tuple[int, int, int], Schedule | None]:
         self.used += 1
