@@ -50,9 +50,8 @@ def main() -> None:
     p.add_argument("--seeds", type=int, nargs="+", default=[42, 128])
     p.add_argument("--limit", type=float, default=1.0, help="time limit of each search (s)")
     args = p.parse_args()
-    with Results(
-        "search_cost_bench", "The cost of the schedule search's work", "explanation/planner.md"
-    ) as out:
+    title = "The cost of the schedule search's work"
+    with Results("search_cost_bench", title, "explanation/planner.md") as out:
         seeds = ", ".join(map(str, args.seeds))
         out.setting(
             f"the suite levels of seeds {seeds}, a {args.limit:g} s limit each; the search's processor "

@@ -20,8 +20,8 @@ from .schedule import Found, Search, build_tasks, ground, level_seed
 DEFAULT_TIME_LIMIT = 10.0
 # seconds one unit of the schedule search's work takes (`Decoder.best_way`: one way of doing a
 # task weighed), fitted on 36 suite levels of every size, from one agent and one order to three
-# agents and four orders, on a 2-core machine (the real cost is within 0.8-1.45 x the fit on nine
-# levels in ten: `benchmarks/search_cost_bench.py`), with room to spare for a busy machine
+# agents and four orders, on a 2-core machine (the real cost is within 0.66-1.28 x the fit on
+# nine levels in ten: `benchmarks/search_cost_bench.py`), with room to spare for a busy machine
 WORK_S = 30e-6
 WORK_SPARE = 1.25
 BUDGET_SHARE = 0.8
@@ -31,13 +31,13 @@ VERIFY = 8  # distinct best schedules run through the engine when no improvement
 # load: the limit only sets the budget. On a busy machine a search takes longer than its limit
 # (a caller that must stop sooner stops it through `progress`, keeping the best plan so far).
 # on a one-agent, one-order level the exact search (`exact`) gets this share of the limit, at
-# this many expanded states per second (the median over the 30 such suite levels on a 2-core
-# machine; 700-1,500 a second of one core's time, by level): there
+# this many expanded states per second (on the 30 such suite levels, 700-1,500 a second of one
+# core's time, by level, a little less with two searches on a 2-core machine): there
 # it often proves the optimum, or finds a faster plan, within seconds, and when it does not, the
 # floor it reached raises the bound. The schedule search needs little of the limit there (on the
 # 30 such suite levels a fifth of it gives the same plans as a half)
 EXACT_SHARE = 0.8
-EXACT_STATES_S = 1000
+EXACT_STATES_S = 700
 # of those states, this share goes first to a weighted, anytime search for faster plans (on the
 # suite's one-agent, one-order levels it finds some the schedule search misses); the plain search
 # that proves floors keeps the rest
@@ -187,6 +187,12 @@ class Planner:
         self.jobs = max(1, jobs)
         self.seed_offset = seed_offset
         self.start = time.monotonic()
+        self.state_budget = exact_budget(level, time_limit) if exact and not fixed else 0
+        if routes is None and self.state_budget:
+            # where the exact search runs, the floor it reaches takes the place of the routes
+            # relaxation, a CP-SAT solve of seconds (on the suite's 30 such levels, at a 10 s
+            # limit, its floor or another term always matched or beat the routes term)
+            routes = False
         self.routes = routes
         if fixed:  # worked out once the first plan is in (`_partner_steps`), so that it comes soon
             self.bound = bound if bound is not None else Bound(0, {})
@@ -197,14 +203,12 @@ class Planner:
         self.work: int | None = None  # the schedule search's units of work, once it runs
         self.budget = 0
         self.note = ""
-        self.state_budget = exact_budget(level, time_limit) if exact else 0
         self.states = 0
         self.proof: Outcome | None = None  # how the exact search ended
         self.partner = None
         if fixed:
             self.partner = Partner(level, self.rules, fixed, time_limit, hint)
             self.bound = self.partner.bound_for(self.bound, alone=False)  # the rest comes later
-            self.state_budget = 0
 
     def progress(self, done: bool = False) -> Progress:
         return Progress(
