@@ -237,11 +237,16 @@ def test_cli_route_bound_is_at_least_the_plain_bound():
     assert routed["lower_bound"] <= solve(load_level(two), time_limit=0.2).oct
 
 
-def test_the_planner_adds_the_route_bound_on_one_order_levels_only():
+def test_the_planner_adds_the_route_bound_on_one_order_levels_where_no_exact_search_runs():
     rows, stations, order, *_ = TINY[0]
-    one = solve(kitchen(rows, stations, (order,)), time_limit=0.1, exact=False)
+    level = kitchen(rows, stations, (order,))  # one agent, one order
+    one = solve(level, time_limit=0.1, exact=False)
     two = load_level(ROOT / "levels/tutorial/05_dirty_plates.yaml")
     assert "routes" in one.bound.terms and "routes" not in solve(two, time_limit=0.1).bound.terms
+    # with the exact search on (the default there), its floor takes the place of the routes
+    searched = solve(level, time_limit=0.1)
+    assert searched.extra.get("exact") is not None and "routes" not in searched.bound.terms
+    assert "routes" in solve(level, time_limit=0.1, routes=True).bound.terms
     forced = solve(two, time_limit=0.1, routes=True)
     assert "routes" in forced.bound.terms and forced.bound.value <= forced.oct
 
