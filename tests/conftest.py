@@ -179,13 +179,15 @@ def bounds_shared_by_the_workers(
 
     _SHARED["folder"] = tmp_path_factory.getbasetemp().parent / "shared"  # one per run
     _SHARED["folder"].mkdir(exist_ok=True)
-    plain, routes = bound._work_out, bound.route_bound
-    bound._work_out = _shared(plain, lambda b: [b.value, b.terms], lambda d: bound.Bound(d[0], dict(d[1])))
-    bound.route_bound = _shared(routes, lambda v: v, lambda v: v)
+    plain, routes = bound._work_out, bound.route_bound_spent
+    bound._work_out = _shared(
+        plain, lambda b: [b.value, b.terms, b.cost], lambda d: bound.Bound(d[0], dict(d[1]), d[2])
+    )
+    bound.route_bound_spent = _shared(routes, list, tuple)
     if any("human" in item.nodeid for item in request.session.items):  # a run that needs them
         share_out_the_human_bounds(worker_id)
     yield
-    bound._work_out, bound.route_bound = plain, routes
+    bound._work_out, bound.route_bound_spent = plain, routes
 
 
 def share_out_the_human_bounds(worker_id: str) -> None:

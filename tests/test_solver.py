@@ -336,7 +336,7 @@ CHOP_ABOVE = ["#CRPBQK#", "#1.....#", "#TUV#X##", "#....2.#", "##LM#SW#"]
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
 def test_raw_meat_goes_over_a_table_to_be_chopped_and_back_over_one_to_be_cooked(rules):
     level = kitchen(CHOP_ABOVE, DIVIDED, ("burger_basic",))
-    sol = solve(level, rules, time_limit=0.5)
+    sol = solve(level, rules, time_limit=0.65)  # its bound is estimated at 0.14 s of that
     assert sol.done  # no schedule was found before
     assert lower_bound(level, rules).value <= sol.oct <= 37
     agent1 = [a["target"] for a in sol.plan["agent1"] if a["action"] == "Interact"]

@@ -296,11 +296,11 @@ def test_a_level_s_bound_is_worked_out_once_and_handed_out_as_a_copy(monkeypatch
 
     level = load_level(ROOT / "levels" / "tutorial" / "02_chopping.yaml")
     calls, routed = [], []
-    real, real_routes = bound_module._work_out, bound_module.route_bound
+    real, real_routes = bound_module._work_out, bound_module.route_bound_spent
     monkeypatch.setattr(bound_module, "_BOUNDS", OrderedDict())
     monkeypatch.setattr(bound_module, "_ROUTES", OrderedDict())
     monkeypatch.setattr(bound_module, "_work_out", lambda *a: calls.append(a) or real(*a))
-    monkeypatch.setattr(bound_module, "route_bound", lambda *a: routed.append(a[1]) or real_routes(*a))
+    monkeypatch.setattr(bound_module, "route_bound_spent", lambda *a: routed.append(a[1]) or real_routes(*a))
     first = bound_module.lower_bound(level, "paracook")
     first.terms["hands"] = -1  # a caller changing its copy changes nothing kept
     again = bound_module.lower_bound(level, "paracook")
@@ -312,6 +312,10 @@ def test_a_level_s_bound_is_worked_out_once_and_handed_out_as_a_copy(monkeypatch
     bound_module.lower_bound(level, "documented", routes=True)
     assert len(calls) == 1 and routed == ["paracook", "documented"]  # the routes: once per rule set
     assert with_routes.value == max(again.value, with_routes.terms["routes"])
+    # what working it out costs is kept with it, the routes' cost added where they are asked for
+    routes_cost = real_routes(level, "paracook")[1]
+    assert 0 < again.cost == real(level).cost and routes_cost > 0
+    assert with_routes.cost == pytest.approx(again.cost + routes_cost)
 
 
 def test_the_least_recently_used_bound_is_the_one_dropped(monkeypatch):
@@ -324,3 +328,35 @@ def test_the_least_recently_used_bound_is_the_one_dropped(monkeypatch):
     for key in ("a", "b", "a", "c"):  # "a" asked again just before "c" comes in: "b" goes
         bound_module._kept(store, key, lambda k=key: k.upper())
     assert list(store) == ["a", "c"] and store["a"] == "A"
+
+
+def test_a_bound_s_cost_is_counted_from_its_solvers_work_never_from_the_clock():
+    from game.planners.solver.bound import cost
+    from game.planners.solver.bound.hand_bound import hand_bound
+
+    class Solved:  # what the cost reads of a solved linear program
+        def iterations(self):
+            return 300
+
+        def NumConstraints(self):
+            return 1_000
+
+        def NumVariables(self):
+            return 1_500
+
+    spent = cost.Cost()
+    spent.lp_solved(Solved())
+    spent.lp_built(Solved())
+    spent.cp_sat_solved(0.5)
+    by_hand = 4.6e-3 + 2.8e-8 * 300 * 2_500 + 8e-6 * 2_500 + 0.1 + 2.5 * 0.5  # 0.0046 + 0.021 + 0.02 + 1.35
+    assert spent.seconds == pytest.approx(by_hand) == pytest.approx(1.3956)
+
+    def cost_of(path: str) -> float:
+        counted = cost.Cost()
+        hand_bound(load_level(ROOT / "levels" / path), None, counted)
+        return counted.seconds
+
+    small = "tutorial/01_first_salad.yaml"
+    large = "suite/sashimi/seed_42/agent_num_1/orders_num_1.yaml"
+    assert 0 < cost_of(small) < cost_of(large) / 10  # a larger program costs far more, and the
+    assert cost_of(large) == cost_of(large)  # count is the same however long the solves took

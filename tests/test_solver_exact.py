@@ -142,6 +142,33 @@ def test_the_search_is_deterministic():
     assert full.status == "optimal" and full.exact.plan and full.lower == full.exact.oct
 
 
+def test_a_budget_of_work_gives_a_heavier_kitchen_fewer_states_of_the_same_search():
+    from game.engine import get_rules
+    from game.planners.solver.exact import Search
+
+    def searched(category: str, seed: int, work: int) -> Search:
+        level = task_level(SuiteTask(category, seed, 1, 1), generate_kitchen(category, seed))
+        search = Search(level, get_rules("paracook"), 10**9, None, max_work=work)
+        search.run()
+        return search
+
+    light, heavy = searched("salad", 84, 10_000), searched("pasta", 42, 10_000)
+    # a pasta kitchen's state weighs about three times the successors and engine steps of a
+    # salad kitchen's, so the same work buys it far fewer states ...
+    assert heavy.work / heavy.outcome.states > 2 * light.work / light.outcome.states
+    assert heavy.outcome.states < light.outcome.states / 2
+    for search in (light, heavy):  # ... and either stops at the first state past its budget
+        assert search.outcome.status == "budget" and 10_000 < search.work <= 10_000 + 200
+    again = searched("pasta", 42, 10_000)  # the same search, state for state
+    assert (again.outcome.states, again.work, again.outcome.lower) == (
+        heavy.outcome.states,
+        heavy.work,
+        heavy.outcome.lower,
+    )
+    less = searched("pasta", 42, 5_000)  # a smaller budget stops the same search sooner
+    assert less.outcome.states < heavy.outcome.states and less.outcome.lower <= heavy.outcome.lower
+
+
 def test_an_order_without_a_dispenser_is_unsolvable_at_once():
     rows = ["#L.C#", "#1..#", "#P.W#"]
     stations = dict(TINY[0][1])
@@ -494,9 +521,9 @@ def test_a_weighted_search_keeps_improving_its_plan_with_more_states():
 
 
 def test_the_planner_takes_the_weighted_search_s_plan_when_it_is_faster():
-    level = suite_salad(84)
-    schedules = solve(level, time_limit=1, exact=False)
-    both = solve(level, time_limit=1)
+    level = suite_salad(84)  # its bound is estimated at about a second of the limit
+    schedules = solve(level, time_limit=2.5, exact=False, routes=False)
+    both = solve(level, time_limit=2.5)
     assert both.oct < schedules.oct and both.note == "the exact search's plan"
     assert simulate(level, both.plan, "paracook", record=False).time == both.oct
     assert both.bound.value <= both.oct

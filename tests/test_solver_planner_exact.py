@@ -13,7 +13,14 @@ from test_solver_bound_routes import TINY
 from game.engine import simulate
 from game.levels import load_level
 from game.planners.solver import Planner, Progress, lower_bound, solve
-from game.planners.solver.planner import EXACT_SHARE, exact_budget
+from game.planners.solver.planner import (
+    BUDGET_SHARE,
+    EXACT_SHARE,
+    EXACT_WORK_S,
+    WORK_S,
+    WORK_SPARE,
+    exact_budget,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 UNPROVEN = ROOT / "levels/suite/salad/seed_84/agent_num_1/orders_num_1.yaml"  # thousands of states
@@ -43,7 +50,8 @@ def test_a_plan_the_exact_search_cannot_beat_is_kept_and_proven_optimal():
 
 def test_only_lone_one_order_levels_take_the_exact_search():
     level = load_level(UNPROVEN)
-    assert exact_budget(level, 10) > 0 and exact_budget(level, 40) == 4 * exact_budget(level, 10)
+    assert exact_budget(level, 10) == int(10 * BUDGET_SHARE * EXACT_SHARE / EXACT_WORK_S)  # its work
+    assert exact_budget(level, 40) == pytest.approx(4 * exact_budget(level, 10), abs=4)
     two_orders = kitchen(TINY[0][0], TINY[0][1], ("salad_basic", "salad_basic"))
     team = load_level(ROOT / "levels/suite/salad/seed_84/agent_num_2/orders_num_1.yaml")
     for other in (two_orders, team):
@@ -51,19 +59,28 @@ def test_only_lone_one_order_levels_take_the_exact_search():
         assert solve(other, time_limit=0.1, routes=False).extra == {}  # no exact search, whatever the bound
 
 
-def test_the_schedule_search_gets_the_rest_of_the_limit():
+def test_the_bound_s_cost_comes_off_the_limit_and_the_searches_share_the_rest():
     level = load_level(UNPROVEN)
-    full, shared = Planner(level, time_limit=0.25, exact=False), Planner(level, time_limit=0.25)
+    bound = lower_bound(level, routes=False)  # as the planner works it out where the exact search runs
+    assert 0.5 < bound.cost < 1.5  # seconds, estimated from its solvers' counts of work
+    left = 1.5 - bound.cost
+    full = Planner(level, time_limit=1.5, exact=False, routes=False)
+    shared = Planner(level, time_limit=1.5)
+    assert full.search_limit == shared.search_limit == pytest.approx(left)
+    assert Planner(level, time_limit=1.5, bound=bound).search_limit == 1.5  # paid for by its caller
+    assert Planner(level, time_limit=bound.cost / 2).search_limit == 0  # the searches' least is left
     for run in (full, shared):
         for _ in run.steps():
             pass
-    assert shared.budget == pytest.approx(full.budget * (1 - EXACT_SHARE), abs=1)
-    assert shared.state_budget == exact_budget(level, 0.25) and full.state_budget == 0
+    units = BUDGET_SHARE / (WORK_S * WORK_SPARE)  # the schedule search's units of work a second
+    assert full.budget == int(left * units) and full.exact_budget == 0
+    assert shared.budget == int(left * (1 - EXACT_SHARE) * units)
+    assert shared.exact_budget == int(left * BUDGET_SHARE * EXACT_SHARE / EXACT_WORK_S)
 
 
 def test_an_unfinished_exact_search_raises_the_bound_to_its_floor_and_keeps_the_plan():
     level = load_level(UNPROVEN)
-    sol = solve(level, time_limit=1)
+    sol = solve(level, time_limit=2)
     outcome = sol.extra["exact"]
     assert outcome.status == "budget" and outcome.states > 0
     static = lower_bound(level, routes=False).value  # as the planner computes it, the exact search on
@@ -79,10 +96,14 @@ def test_progress_counts_the_states_and_stopping_keeps_the_best_plan_so_far():
         reports.append(p)
         return p.states == 0
 
-    sol = solve(level, time_limit=1, progress=stop_in_the_exact_search)
+    sol = solve(level, time_limit=2, progress=stop_in_the_exact_search)
     assert reports[-1].states > 0 and not reports[-1].done
     assert 0 < reports[-1].fraction < 1
-    schedules = solve(level, time_limit=1 - EXACT_SHARE, exact=False).oct  # the schedule search's share
+    # the schedule search alone, on its share of what the bound left (the bound handed in is free)
+    alone = Planner(level, time_limit=(2 - sol.bound.cost) * (1 - EXACT_SHARE), bound=sol.bound, exact=False)
+    for _ in alone.steps():
+        pass
+    schedules = alone.solution().oct
     outcome = sol.extra["exact"]  # the stopped search's (the weighted one's or the plain one's)
     assert outcome.status in ("budget", "found") and sol.bound.value <= sol.oct
     # the plan is the schedule search's, or a faster one the exact search found before the stop

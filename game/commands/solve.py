@@ -31,8 +31,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=seconds(),
         default=DEFAULT_TIME_LIMIT,
         metavar="S",
-        help=f"seconds of search per level (default {DEFAULT_TIME_LIMIT:g}); the same "
-        "limit always gives the same plan",
+        help=f"seconds per level, the lower bound included (default {DEFAULT_TIME_LIMIT:g}); "
+        "the same limit always gives the same plan",
     )
     p.add_argument("--out", metavar="PATH", help="write the plan JSON here (with --suite: the run folder)")
     p.add_argument("--replay", metavar="OUT.json", help="also save a replay of the plan")

@@ -24,21 +24,25 @@ DEFAULT_TIME_LIMIT = 10.0
 # nine levels in ten: `benchmarks/search_cost_bench.py`), with room to spare for a busy machine
 WORK_S = 30e-6
 WORK_SPARE = 1.25
+# the limit is the whole run's: the bound's estimated cost (`Bound.cost`) comes off it first, the
+# searches get this share of the rest, and the remainder is for turning schedules into actions,
+# running them in the engine, and a margin
 BUDGET_SHARE = 0.8
 MIN_BUDGET, MAX_BUDGET = 1_000, 500_000_000
 VERIFY = 8  # distinct best schedules run through the engine when no improvement passed it
 # The budget, never the clock, ends a search, so that its plan does not depend on the machine's
 # load: the limit only sets the budget. On a busy machine a search takes longer than its limit
 # (a caller that must stop sooner stops it through `progress`, keeping the best plan so far).
-# on a one-agent, one-order level the exact search (`exact`) gets this share of the limit, at
-# this many expanded states per second (on the 30 such suite levels, 700-1,500 a second of one
-# core's time, by level, a little less with two searches on a 2-core machine): there
-# it often proves the optimum, or finds a faster plan, within seconds, and when it does not, the
-# floor it reached raises the bound. The schedule search needs little of the limit there (on the
-# 30 such suite levels a fifth of it gives the same plans as a half)
+# on a one-agent, one-order level the exact search (`exact`) gets this share of the searches', in
+# units of its work (`exact.Search.max_work`: successors weighed and engine steps run) at this
+# many seconds each: fitted on the suite's 30 such levels on a 2-core machine (by states
+# expanded, the same fit was 0.5-2.2 x out by level; by work, 0.7-1.5 x), with room for two
+# searches at once. There it often proves the optimum, or finds a faster plan, within seconds, and
+# when it does not, the floor it reached raises the bound. The schedule search needs little of
+# the limit there (on the 30 such suite levels a fifth of it gives the same plans as a half)
 EXACT_SHARE = 0.8
-EXACT_STATES_S = 700
-# of those states, this share goes first to a weighted, anytime search for faster plans (on the
+EXACT_WORK_S = 50e-6
+# of that work, this share goes first to a weighted, anytime search for faster plans (on the
 # suite's one-agent, one-order levels it finds some the schedule search misses); the plain search
 # that proves floors keeps the rest
 WEIGHTED_SHARE = 0.25
@@ -105,9 +109,10 @@ class Progress:
     bound: int | None
     seconds: float
     done: bool = False
-    states: int = 0  # states the exact search has expanded, of `state_budget`
-    state_budget: int = 0
+    exact_work: int = 0  # units of the exact search's work done, of `exact_budget`
+    exact_budget: int = 0
     work: int | None = None  # units of the schedule search's work done (`Decoder.best_way`)
+    states: int = 0  # states the exact search has expanded
 
     @property
     def gap(self) -> float | None:
@@ -117,8 +122,8 @@ class Progress:
 
     @property
     def fraction(self) -> float:
-        work = (self.evaluations if self.work is None else self.work) + self.states
-        return 1.0 if self.done else min(1.0, work / max(1, self.budget + self.state_budget))
+        work = (self.evaluations if self.work is None else self.work) + self.exact_work
+        return 1.0 if self.done else min(1.0, work / max(1, self.budget + self.exact_budget))
 
     def describe(self) -> str:
         best = "none yet" if self.best_oct is None else f"{self.best_oct:g}"
@@ -128,7 +133,7 @@ class Progress:
 
 
 def exact_budget(level: Level, time_limit: float) -> int:
-    """States for the exact search within the limit: on one-agent, one-order levels it
+    """Units of work for the exact search within the limit: on one-agent, one-order levels it
     handles, else none."""
     if len(level.orders) != 1:
         return 0
@@ -136,7 +141,7 @@ def exact_budget(level: Level, time_limit: float) -> int:
         check_supported(level)
     except Unsupported:
         return 0
-    return max(1, int(EXACT_STATES_S * EXACT_SHARE * time_limit))
+    return max(1, int(BUDGET_SHARE * EXACT_SHARE * time_limit / EXACT_WORK_S))
 
 
 def budget_for(time_limit: float) -> int:
@@ -187,8 +192,8 @@ class Planner:
         self.jobs = max(1, jobs)
         self.seed_offset = seed_offset
         self.start = time.monotonic()
-        self.state_budget = exact_budget(level, time_limit) if exact and not fixed else 0
-        if routes is None and self.state_budget:
+        self.exact_budget = exact_budget(level, time_limit) if exact and not fixed else 0
+        if routes is None and self.exact_budget:
             # where the exact search runs, the floor it reaches takes the place of the routes
             # relaxation, a CP-SAT solve of seconds (on the suite's 30 such levels, at a 10 s
             # limit, its floor or another term always matched or beat the routes term)
@@ -198,12 +203,19 @@ class Planner:
             self.bound = bound if bound is not None else Bound(0, {})
         else:
             self.bound = bound if bound is not None else lower_bound(level, self.rules, routes)
+        # the bound's cost, as estimated from its solvers' counts of work (the same on every
+        # machine), comes off the limit first (a bound handed in was paid for by the caller)
+        paid = 0.0 if fixed or bound is not None else self.bound.cost
+        self.search_limit = max(0.0, time_limit - paid)
+        if self.exact_budget:
+            self.exact_budget = exact_budget(level, self.search_limit)
         self.best: tuple | None = None  # (time, cost, plan, predicted)
         self.used = 0
         self.work: int | None = None  # the schedule search's units of work, once it runs
         self.budget = 0
         self.note = ""
-        self.states = 0
+        self.states = 0  # expanded by the exact search
+        self.exact_work = 0
         self.proof: Outcome | None = None  # how the exact search ended
         self.partner = None
         if fixed:
@@ -218,9 +230,10 @@ class Planner:
             self.bound.value if self.bound.finite else None,
             time.monotonic() - self.start,
             done,
-            self.states,
-            self.state_budget,
+            self.exact_work,
+            self.exact_budget,
             self.work,
+            self.states,
         )
 
     def steps(self) -> Iterator[Progress]:
@@ -234,10 +247,10 @@ class Planner:
             yield self.progress(done=True)
             return
         tasks = build_tasks(model)
-        share = 1 - EXACT_SHARE if self.state_budget else 1
-        self.budget = budget_for(self.time_limit * share)
+        share = 1 - EXACT_SHARE if self.exact_budget else 1
+        self.budget = budget_for(self.search_limit * share)
         if self.jobs > 1:
-            yield from self._parallel(self.time_limit * share)
+            yield from self._parallel(self.search_limit * share)
         else:
             search = Search(
                 model,
@@ -247,7 +260,7 @@ class Planner:
                 self.bound.value,
             )
             yield from self._search(model, search)
-        if self.state_budget:
+        if self.exact_budget:
             yield from self._exact()
         yield self.progress(done=True)
 
@@ -298,26 +311,27 @@ class Planner:
         """The exact search for a plan faster than the best so far: weighted first, for plans,
         then plain, for the floor; it raises the bound to what it proves, even when stopped
         early."""
-        quick = int(self.state_budget * WEIGHTED_SHARE)
-        first = yield from self._exact_pass(quick, WEIGHTED_SHARE, WEIGHT)
+        quick = int(self.exact_budget * WEIGHTED_SHARE)
+        first = yield from self._exact_pass(quick, WEIGHT)
         if first.status not in ("optimal", "unsolvable"):  # not every state below the best searched
-            yield from self._exact_pass(self.state_budget - quick, 1 - WEIGHTED_SHARE)
+            yield from self._exact_pass(self.exact_budget - quick)
 
-    def _exact_pass(self, states: int, share: float, weight: float = 1.0):
-        """One exact search for a plan faster than the best so far, reporting progress; what it
-        finds and proves is kept even when it is stopped early: its outcome."""
+    def _exact_pass(self, work: int, weight: float = 1.0):
+        """One exact search for a plan faster than the best so far, on this much work, reporting
+        progress; what it finds and proves is kept even when it is stopped early: its outcome."""
         below = INF if self.best is None else self.best[0]
-        search = ExactSearch(self.level, get_rules(self.rules), max(1, states), None, below, weight)
-        before = self.states
+        rules = get_rules(self.rules)
+        search = ExactSearch(self.level, rules, MAX_BUDGET, None, below, weight, max(1, work))
+        states, done = self.states, self.exact_work
         try:
-            for done in search.steps():
-                self.states = before + done
+            for expanded in search.steps():
+                self.states, self.exact_work = states + expanded, done + search.work
                 yield self.progress()
         except AssertionError as e:  # its plan did not replay: keep the best so far, say so
-            search.outcome = Outcome("budget", states=self.states - before, reason=str(e))
+            search.outcome = Outcome("budget", states=self.states - states, reason=str(e))
             self.note = f"the exact search failed ({e}); the best plan before it"
         finally:
-            self.states = before + search.outcome.states
+            self.states, self.exact_work = states + search.outcome.states, done + search.work
             self._proven(search.outcome, below)
         return search.outcome
 

@@ -49,6 +49,9 @@ MAX_SHARINGS = 50_000  # ways to share ingredients out over pots or pans that ar
 class Bound:
     value: int  # INF when no plan can serve the level (something needed is out of reach)
     terms: dict[str, int] = field(default_factory=dict)  # the strongest argument of each kind
+    # the seconds working it out is estimated to take, from the solvers' counts of their work
+    # (`cost`): the same on every machine, so that the planner can take them from its limit
+    cost: float = 0.0
 
     @property
     def finite(self) -> bool:

@@ -33,6 +33,7 @@ from game.engine.kitchen import CHOP_TIME, WASH_TIME
 
 from ..model import INF
 from .bounder import Bounder
+from .cost import Cost
 from .hand_flow import HandFlow
 from .hand_pans import pan_trips
 from .hand_plating import plate_meetings, served_phases, settle
@@ -44,10 +45,11 @@ from .visit_tree import visit_tree
 EPS = 1e-6  # an LP optimum a hair above an integer is that integer
 
 
-def hand_bound(level: Level, bounder: Bounder | None = None) -> int:
-    """The least OCT the agents' hands allow (0 when the level has nothing to bound)."""
+def hand_bound(level: Level, bounder: Bounder | None = None, spent: Cost | None = None) -> int:
+    """The least OCT the agents' hands allow (0 when the level has nothing to bound); the work
+    it took is added to `spent`."""
     b = bounder or Bounder(level)
-    walk = least_walking(level, b)
+    walk = least_walking(level, b, spent)
     if walk is None:
         return 0
     chops = sum(1 for items in b.dishes for _, k in items if k in ("chop", "pan"))
@@ -55,11 +57,15 @@ def hand_bound(level: Level, bounder: Bounder | None = None) -> int:
     return -(-(walk + CHOP_TIME * chops + WASH_TIME * washes) // max(1, len(level.agents)))
 
 
-def least_walking(level: Level, bounder: Bounder | None = None) -> int | None:
+def least_walking(level: Level, bounder: Bounder | None = None, spent: Cost | None = None) -> int | None:
     """The least total walking of all agents before the last serve; None when it cannot tell."""
     if not level.orders or not level.agents:
         return None
-    return HandProgram(level, bounder or Bounder(level)).solve()
+    program = HandProgram(level, bounder or Bounder(level))
+    walk = program.solve()
+    if spent is not None:
+        spent.seconds += program.spent.seconds
+    return walk
 
 
 class HandProgram(HandFlow):
@@ -87,7 +93,8 @@ class HandProgram(HandFlow):
         for terms in self.balance.values():
             add_row(self.lp, signed(terms), "==", 0)
         minimize(self.lp, total(self.cost))
-        if self.lp.Solve() != self.lp.OPTIMAL or not reach_cuts(self):
+        self.spent.lp_built(self.lp)
+        if not self.solve_lp() or not reach_cuts(self):
             return None
         return max(0, math.ceil(self.lp.Objective().Value() - EPS))
 

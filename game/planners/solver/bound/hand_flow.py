@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from game.engine import Level
 
 from .bounder import Bounder
+from .cost import Cost
 from .hands import (
     CARRIED,
     COOKED,
@@ -42,6 +43,7 @@ class HandFlow:
         self.lp = pywraplp.Solver.CreateSolver("GLOP")
         # each round of cuts solves again from the last basis: the dual simplex takes up from it
         self.lp.SetSolverSpecificParametersAsString("use_dual_simplex: true use_preprocessing: false")
+        self.spent = Cost()  # the work of building and solving the program, in estimated seconds
         self.tiles = self._reachable()
         self.most = self._things()  # how many things each hand may carry in all
         # the hands that carry something on this level (the others would stay empty)
@@ -66,6 +68,12 @@ class HandFlow:
         # per tile: every change there, with how often one visit may make it at most: as often as
         # there are things of its kind (`HandProgram.presence`)
         self.events: defaultdict[tuple, list] = defaultdict(list)
+
+    def solve_lp(self) -> bool:
+        """Solve the program as it stands (its work counted in `spent`); whether it is optimal."""
+        status = self.lp.Solve()
+        self.spent.lp_solved(self.lp)
+        return status == self.lp.OPTIMAL
 
     def _things(self) -> dict[str, int]:
         """Per hand, how many things it may carry in all, so how often one visit may pick one up or

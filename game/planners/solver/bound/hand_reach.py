@@ -70,7 +70,7 @@ def reach_cuts(flow: HandFlow) -> bool:
             add_row(flow.lp, total(into), ">=", 1)
         if not sides and not turns:
             return True
-        if flow.lp.Solve() != flow.lp.OPTIMAL:
+        if not flow.solve_lp():
             return False
     return True
 

@@ -12,8 +12,9 @@ from typing import Any
 from game.engine import Level
 
 from .bounder import Bound, Bounder
+from .cost import Cost
 from .hand_bound import hand_bound
-from .route_bound import route_bound
+from .route_bound import route_bound_spent
 
 _KNOWN: dict[tuple[str, str | None], int | None] = {}
 
@@ -53,7 +54,7 @@ KEPT = 64  # bounds kept per kind, the least recently used dropped first
 # The relaxations other than the routes read no rule set (both count cooking the same way), so
 # one bound serves a level under either; the routes relaxation is kept per rule set.
 _BOUNDS: OrderedDict[str, Bound] = OrderedDict()
-_ROUTES: OrderedDict[tuple[str, str], int | None] = OrderedDict()
+_ROUTES: OrderedDict[tuple[str, str], list] = OrderedDict()  # [value or None, cost]
 _KEEPING = threading.Lock()  # a window works bounds out on a thread of its own
 
 
@@ -83,10 +84,11 @@ def lower_bound(level: Level, rules: str | None = None, routes: bool | None = Fa
         routes = routes_by_default(level)
     text = json.dumps(level.to_dict(), sort_keys=True, default=str)
     kept = _kept(_BOUNDS, text, lambda: _work_out(level))
-    bound = Bound(kept.value, dict(kept.terms))
+    bound = Bound(kept.value, dict(kept.terms), kept.cost)
     if routes and bound.finite:
         ruleset = rules or level.rules
-        value = _kept(_ROUTES, (text, ruleset), lambda: route_bound(level, ruleset))
+        value, cost = _kept(_ROUTES, (text, ruleset), lambda: list(route_bound_spent(level, ruleset)))
+        bound.cost += cost
         if value is not None:
             bound.terms["routes"] = value
             bound.value = max(bound.value, value)
@@ -98,7 +100,9 @@ def _work_out(level: Level) -> Bound:
     bounder = Bounder(level)
     bound = bounder.bound()
     if bound.finite:
-        hands = hand_bound(level, bounder)
+        spent = Cost()
+        hands = hand_bound(level, bounder, spent)
         bound.terms["hands"] = hands
         bound.value = max(bound.value, hands)
+        bound.cost = spent.seconds
     return bound

@@ -12,8 +12,8 @@ States: the agent's tile and what it holds, what every station holds (pan and po
 included), dirty plates waiting and due, orders served; the time is the cost. Macro actions:
 walk (shortest path) to a tile beside a station, maybe wait there, then Interact or Process.
 A* on time with an admissible heuristic (`estimate.Estimate`), re-opening, and dominance: the same
-state reached later is dropped. A budget of expanded states (and optionally seconds) ends the
-search with "unknown", never with a wrong value. With a `weight` above 1 the same search looks
+state reached later is dropped. A budget of expanded states or of work (and optionally seconds)
+ends the search with "unknown", never with a wrong value. With a `weight` above 1 the same search looks
 for plans instead (weighted A*, anytime): each plan it finds is checked and the search goes on
 for a faster one; it proves an optimum only by running out of states to search.
 
@@ -114,6 +114,9 @@ class Search:
     # which reaches a plan far sooner; each plan found becomes the cutoff and the search goes on
     # (ending with the best found, proven optimal only if every state below it was searched)
     weight: float = 1.0
+    # a budget of work as well (None: none): one unit per successor weighed and per run of the
+    # engine's step, the two costs that differ most by level; the planner's limit buys these
+    max_work: int | None = None
     geo: Geometry = field(init=False)
     outcome: Outcome = field(init=False)
 
@@ -123,6 +126,7 @@ class Search:
         self.estimate = Estimate(self.level, self.geo, self.stepper)
         self.targets = self._targets()
         self.effects: dict[tuple, Any] = {}  # remembered engine effects (see transition)
+        self.work = 0  # units of work done (see `max_work`)
         self.signatures = [
             self.level.recipe_book[o].signature() if o in self.level.recipe_book else None
             for o in self.level.orders
@@ -267,10 +271,12 @@ class Search:
             and (not changes or end < changes[0])
         )
         if not steady:
+            self.work += 1
             return self.stepper.step(state, now, actions)
         memo = (name, act, state.held, top)
         effect = self.effects.get(memo, MISSING)
         if effect is MISSING:
+            self.work += 1
             stepped = self.stepper.step(state, now, actions)
             self.effects[memo] = (
                 None
@@ -365,7 +371,7 @@ class Search:
                     lower=floor,
                 )
                 yield expanded
-            if expanded > self.max_states or (
+            if self.spent(expanded) or (
                 self.time_limit is not None
                 and expanded % YIELD_EVERY == 0
                 and clock.monotonic() - started > self.time_limit
@@ -381,11 +387,16 @@ class Search:
             self._expand(state, now, node, cutoff, best, parents, heap)
         return self._exhausted(found, expanded, floor, clock.monotonic() - started)
 
+    def spent(self, expanded: int) -> bool:
+        """Whether the budget of states, or of work, has run out."""
+        return expanded > self.max_states or (self.max_work is not None and self.work > self.max_work)
+
     def _expand(
         self, state: State, now: float, node: int, cutoff: float, best: dict, parents: list, heap: list
     ):
         """Push every successor of the state reached sooner than before and worth searching."""
         for actions, stepped in self.successors(state, now):
+            self.work += 1
             if stepped is None:
                 continue
             new, t = stepped
@@ -455,13 +466,14 @@ def exact_search(
     time_limit: float | None = None,
     below: float = INF,
     weight: float = 1.0,
+    max_work: int | None = None,
 ) -> Outcome:
     """Search for the least OCT; see Outcome for how it ends. `max_states` (expanded states)
-    keeps the answer deterministic; `time_limit` (seconds) may end it sooner on a slow machine;
-    `below` skips every plan that is not faster than that (a plan in hand already is); a
-    `weight` above 1 looks for plans first (see `Search.weight`)."""
+    and `max_work` (see `Search.max_work`) keep the answer deterministic; `time_limit` (seconds)
+    may end it sooner on a slow machine; `below` skips every plan that is not faster than that
+    (a plan in hand already is); a `weight` above 1 looks for plans first (see `Search.weight`)."""
     check_supported(level)
-    return Search(level, get_rules(rules), max_states, time_limit, below, weight).run()
+    return Search(level, get_rules(rules), max_states, time_limit, below, weight, max_work).run()
 
 
 def exact_optimum(
