@@ -132,14 +132,19 @@ class Progress:
         return f"best OCT {best}, bound {self.bound}{gap} ({self.evaluations} schedules{states}, {self.seconds:.1f} s)"
 
 
-def exact_budget(level: Level, time_limit: float) -> int:
-    """Units of work for the exact search within the limit: on one-agent, one-order levels it
-    handles, else none."""
-    if len(level.orders) != 1:
-        return 0
+def exact_applies(level: Level) -> bool:
+    """Whether the planner runs the exact search here: on one-agent, one-order levels it handles."""
     try:
         check_supported(level)
     except Unsupported:
+        return False
+    return len(level.orders) == 1
+
+
+def exact_budget(level: Level, time_limit: float) -> int:
+    """Units of work for the exact search within the searches' limit (none where it does not
+    apply)."""
+    if not exact_applies(level):
         return 0
     return max(1, int(BUDGET_SHARE * EXACT_SHARE * time_limit / EXACT_WORK_S))
 
@@ -192,8 +197,8 @@ class Planner:
         self.jobs = max(1, jobs)
         self.seed_offset = seed_offset
         self.start = time.monotonic()
-        self.exact_budget = exact_budget(level, time_limit) if exact and not fixed else 0
-        if routes is None and self.exact_budget:
+        exact_here = exact and not fixed and exact_applies(level)
+        if routes is None and exact_here:
             # where the exact search runs, the floor it reaches takes the place of the routes
             # relaxation, a CP-SAT solve of seconds (on the suite's 30 such levels, at a 10 s
             # limit, its floor or another term always matched or beat the routes term)
@@ -207,8 +212,7 @@ class Planner:
         # machine), comes off the limit first (a bound handed in was paid for by the caller)
         paid = 0.0 if fixed or bound is not None else self.bound.cost
         self.search_limit = max(0.0, time_limit - paid)
-        if self.exact_budget:
-            self.exact_budget = exact_budget(level, self.search_limit)
+        self.exact_budget = exact_budget(level, self.search_limit) if exact_here else 0
         self.best: tuple | None = None  # (time, cost, plan, predicted)
         self.used = 0
         self.work: int | None = None  # the schedule search's units of work, once it runs

@@ -54,7 +54,7 @@ KEPT = 64  # bounds kept per kind, the least recently used dropped first
 # The relaxations other than the routes read no rule set (both count cooking the same way), so
 # one bound serves a level under either; the routes relaxation is kept per rule set.
 _BOUNDS: OrderedDict[str, Bound] = OrderedDict()
-_ROUTES: OrderedDict[tuple[str, str], list] = OrderedDict()  # [value or None, cost]
+_ROUTES: OrderedDict[tuple[str, str], tuple[int | None, float]] = OrderedDict()  # value, cost
 _KEEPING = threading.Lock()  # a window works bounds out on a thread of its own
 
 
@@ -87,7 +87,7 @@ def lower_bound(level: Level, rules: str | None = None, routes: bool | None = Fa
     bound = Bound(kept.value, dict(kept.terms), kept.cost)
     if routes and bound.finite:
         ruleset = rules or level.rules
-        value, cost = _kept(_ROUTES, (text, ruleset), lambda: list(route_bound_spent(level, ruleset)))
+        value, cost = _kept(_ROUTES, (text, ruleset), lambda: route_bound_spent(level, ruleset))
         bound.cost += cost
         if value is not None:
             bound.terms["routes"] = value
