@@ -265,6 +265,24 @@ def test_dialogs_confirm_with_enter_cancel_with_escape_and_open_a_typed_path(dat
     assert not d.screen.dialog_open and d.screen.editor.plan == plan
 
 
+def test_a_bare_name_typed_in_the_dialog_lands_in_its_folder_not_the_working_one(
+    data_home, tmp_path, monkeypatch
+):
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.chdir(cwd)
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    d.click_station("dispenser1")
+    d.key(pygame.K_e, mod=pygame.KMOD_CTRL)
+    assert d.screen.dialog_open
+    folder = Path(d.screen.dialog.current_directory_path)
+    d.screen.dialog.file_path_text_line.set_text("77")
+    d.step()
+    d.key(pygame.K_RETURN)
+    assert not d.screen.dialog_open
+    assert (folder / "77").is_file() and list(cwd.iterdir()) == []
+
+
 def test_open_accepts_a_double_click_on_a_file(data_home):
     d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
     d.click_station("dispenser1")

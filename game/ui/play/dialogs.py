@@ -56,7 +56,8 @@ class FileDialog:
         if w is None:
             return None
         text = w.file_path_text_line.get_text().strip()
-        typed = Path(text).expanduser() if text else None
+        # a bare name belongs in the folder the dialog shows, never in the program's working folder
+        typed = Path(w.current_directory_path) / Path(text).expanduser() if text else None
         for path in (typed, w.current_file_path):
             try:
                 if path is None or path.is_dir():
