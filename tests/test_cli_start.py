@@ -54,6 +54,19 @@ def test_help_does_not_load_heavy_modules(name):
     assert out.stdout.strip().splitlines()[-1] == "[]"
 
 
+def test_the_llm_planners_load_openai_only_to_call_an_endpoint():
+    """A play window's partner, a report or a replayed run reads the LLM modules without the
+    client library (a second of imports in each process)."""
+    code = (
+        "import sys\n"
+        "import game.planners.llm.runner, game.planners.llm.partner, game.planners.llm.replayed\n"
+        "from game.planners.llm.client import describe_error\n"
+        "print('openai' in sys.modules, describe_error(TimeoutError('x')), 'openai' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert out.stdout.split() == ["False", "TimeoutError:", "x", "True"], out.stderr
+
+
 def test_plot_without_matplotlib_names_the_extra(monkeypatch, capsys, tmp_path):
     real = importlib.util.find_spec
     monkeypatch.setattr(

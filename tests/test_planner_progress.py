@@ -38,7 +38,7 @@ from game.ui.render import palette as P
 from game.ui.render.text import font
 
 # a kitchen whose search takes a few report intervals (its best plan is far above the bound)
-SEARCHED = Path(__file__).resolve().parents[1] / "levels/suite/sushi/seed_42/agent_num_2/orders_num_4.yaml"
+SEARCHED = Path(__file__).resolve().parents[1] / "levels/suite/salad/seed_42/agent_num_2/orders_num_2.yaml"
 
 
 @pytest.fixture(autouse=True)

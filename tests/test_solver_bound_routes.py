@@ -26,7 +26,10 @@ from game.planners.solver import lower_bound, solve
 from game.planners.solver.bound.route_bound import route_bound
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = human_cases()
+# One recorded plan per dish, the dishes taking turns over the four kitchens and order counts
+# (seed 126, 42 with two orders, 42 with three, 84): every dish and every kind of task once. The
+# planner asks for this relaxation on one-order levels only; these are its multi-order check.
+CASES = [case for k, case in enumerate(human_cases()) if k % 4 == (k // 4) % 4]
 
 
 @pytest.mark.parametrize(
@@ -34,7 +37,7 @@ CASES = human_cases()
 )
 def test_route_bound_is_at_most_the_human_oct(index):
     """Each recorded plan against the bound under one rule set, the two taking turns over the
-    plans (a routes relaxation is a CP-SAT solve of about a second per rule set)."""
+    plans (a routes relaxation is a CP-SAT solve of one to four seconds per rule set)."""
     human, map_file, orders = CASES[index]
     level = load_level(map_file, orders)
     plan = json.loads(human.read_text())["plan"]

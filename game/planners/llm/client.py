@@ -6,14 +6,15 @@ import asyncio
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any
-
-import openai
+from typing import TYPE_CHECKING, Any
 
 from game.inputs import MAX_REPLY_CHARS
 
 from .log import RunLog
 from .redact import clean_text, url_secrets
+
+if TYPE_CHECKING:
+    import openai
 
 Messages = list[dict[str, str]]
 NO_KEY = "none"  # local servers (vLLM, Ollama) take any key
@@ -90,6 +91,8 @@ class ChatClient:
                     )
                 key = NO_KEY
             self.log.secrets.update([key, *url_secrets(self.base_url)])
+            import openai  # a second of imports, paid by the commands that call an endpoint only
+
             self._client = openai.AsyncOpenAI(
                 api_key=key, base_url=self.base_url, timeout=self.timeout_s, max_retries=0
             )
@@ -136,6 +139,8 @@ class ChatClient:
     async def complete(self, messages: Messages, tag: dict[str, Any] | None = None) -> Reply:
         """One reply; transient failures (429, 5xx, timeouts, dropped connections, answers that
         cannot be read) are retried."""
+        import openai
+
         body = self.request(messages)
         tag = tag or {}
         for n in range(self.retry.retries + 1):
@@ -144,7 +149,7 @@ class ChatClient:
                 reply = self.clean(to_reply(await self._create(body), time.monotonic() - start))
             except LLMError:
                 raise
-            except RETRYABLE as e:
+            except retryable() as e:
                 wait = self.retry.delay(n)
                 error = self.describe(e)
                 self.log.write({**tag, "event": "retry", "try": n + 1, "error": error, "wait_s": wait})
@@ -169,14 +174,18 @@ class ChatClient:
         raise AssertionError("unreachable")
 
 
-RETRYABLE = (
-    openai.RateLimitError,
-    openai.InternalServerError,
-    openai.APIConnectionError,
-    openai.APIResponseValidationError,
-    RequestTimeout,
-    BadResponse,
-)
+def retryable() -> tuple[type[BaseException], ...]:
+    """The failures worth another try: 429, 5xx, dropped connections, answers not read."""
+    import openai
+
+    return (
+        openai.RateLimitError,
+        openai.InternalServerError,
+        openai.APIConnectionError,
+        openai.APIResponseValidationError,
+        RequestTimeout,
+        BadResponse,
+    )
 
 
 def response_record(reply: Reply) -> dict[str, Any]:
@@ -192,6 +201,8 @@ def response_record(reply: Reply) -> dict[str, Any]:
 
 def describe_error(e: BaseException, timeout_s: float | None = None, secrets: list[str] | None = None) -> str:
     """One line for a failed request; every text from the endpoint is masked, then cut."""
+
+    import openai
 
     def short(text: str, n: int = 300) -> str:
         text = clean_text(text, secrets or [])
