@@ -105,20 +105,17 @@ def nothing_frozen_outlives_its_test() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def screens_switch_without_walking_the_test_run(request: pytest.FixtureRequest) -> Iterator[None]:
+def screens_switch_without_walking_the_test_run(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A window collects the whole program when it shows a new screen (`settle_memory`): in a
     program that walks one screen's leftovers, in a test process every earlier test's too, a
     tenth of a second or more per switch. Here a switch only sets what lives aside, as a window
     does when it opens; the tests of the collection itself (test_app_memory) keep it."""
-    if request.node.path.name == "test_app_memory.py":
-        yield
-        return
-    import game.ui.app as app
+    if request.node.path.name != "test_app_memory.py":
+        import game.ui.app as app
 
-    real = app.settle_memory
-    app.settle_memory = lambda let_go=True: gc.freeze()
-    yield
-    app.settle_memory = real
+        monkeypatch.setattr(app, "settle_memory", lambda let_go=True: gc.freeze())
 
 
 @pytest.fixture
