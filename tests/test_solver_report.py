@@ -158,3 +158,30 @@ def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number(tmp_path, 
     assert run.bound == (float(value) if usable else None)
     (row,) = [r for r in report_rows([run]) if r.group == "all"]
     assert row.metrics["OCT/LB"].n == (1 if usable else 0)
+
+
+def test_a_table_that_shows_no_bound_never_works_one_out(tmp_path, monkeypatch, capsys):
+    """The paper's layout and the failure tables show no OCT/LB: a folder of runs without a
+    recorded bound is reported at once, not after a linear program per kitchen."""
+    from game.cli import main
+    from game.planners.solver import bound
+
+    asked = []
+    monkeypatch.setattr(bound, "known_bound", lambda level, rules=None: asked.append(rules) or 10)
+    level = ROOT / "levels" / "tutorial" / "01_first_salad.yaml"
+    for k, difficulty in enumerate(("easy", "medium", "hard")):
+        task = {"id": f"t{k}", "category": "salad", "difficulty": difficulty, "agents": 1, "orders": 1}
+        record = {"done": True, "time": 20 + k, "task": task, "t_max": 80, "d_max": 60, "level": str(level)}
+        record |= {f"agent_{m}_time": {"agent1": 5} for m in ("moving", "all_execution", "waiting")}
+        (tmp_path / f"r{k}.json").write_text(json.dumps({**record, "rules": "paracook"}))
+    assert main(["report", str(tmp_path), "--layout", "paper", "--metrics", "SR,pOCT,AU"]) == 0
+    assert main(["report", str(tmp_path), "--failures"]) == 0
+    assert "OCT/LB" not in capsys.readouterr().out and asked == []
+    assert main(["report", str(tmp_path), "--layout", "paper", "--metrics", "OCT/LB"]) == 0
+    # 2.0, 2.1 and 2.2: mean 2.1, Student t with 2 degrees of freedom, 4.303 x 0.1 / sqrt(3)
+    assert "| 2.10 [1.85, 2.35] |" in capsys.readouterr().out and asked == ["paracook"] * 3
+    asked.clear()
+    assert main(["report", str(tmp_path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[-1]["metrics"]["OCT/LB"] == {"value": 2.1, "low": 1.8516, "high": 2.3484, "n": 3}
+    assert asked == ["paracook"] * 3  # once per run, whichever rows it lies in

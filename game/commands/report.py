@@ -163,7 +163,7 @@ def _report(
         sys.stdout.write(FAILURE_FORMATS[args.format](failures(runs, prices)))
         return 0
     if args.layout == "paper":
-        table = paper_table(report_rows(runs, "difficulty"), metric_names)
+        table = paper_table(report_rows(runs, "difficulty", metric_names), metric_names)
         sys.stdout.write(PAPER_FORMATS[args.format](table))
         return 0
     if args.study:

@@ -11,6 +11,7 @@ the lower bound beside OCT (OCT/LB) is the one a planner result records, else co
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -322,7 +323,8 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         order=_mtime(path),
         where=where,
         **talk_of_record(data),
-        bound=bound_of(data, path, task, level),
+        known_bound=recorded_bound(data),
+        bound_source=bound_source(level, data.get("rules")),
         source_run=run_folder_of(path),
         usage=usage_of_record(data),
         study=study,
@@ -380,21 +382,28 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def bound_of(data: dict[str, Any], path: Path, task: dict[str, Any], level: Level | None) -> float | None:
-    """The lower bound on the task's OCT: the one a planner result records, else computed for its
-    level (a replay's own, the ParaCook kitchen, or the file its "level" field names)."""
+def recorded_bound(data: dict[str, Any]) -> float | None:
+    """The lower bound on the task's OCT that a planner result records, if a usable one."""
     recorded = data.get("lower_bound")
     if isinstance(recorded, int | float) and not isinstance(recorded, bool) and 0 < recorded < float("inf"):
         return float(recorded)
-    if level is None:
-        level = paracook_level_of(path, str(task.get("id", ""))) or _named_level(data.get("level"))
+    return None
+
+
+def bound_source(level: Level | None, rules: Any) -> Callable[[], float | None] | None:
+    """How to work out the task's lower bound from its kitchen (a replay's own, the ParaCook
+    kitchen, or the file its "level" field names), when a table asks for it; None without one."""
     if level is None:
         return None
-    from game.planners.solver.bound import known_bound
+    rules = rules if rules in ("paracook", "documented") else None
 
-    rules = data.get("rules") if data.get("rules") in ("paracook", "documented") else None
-    bound = known_bound(level, rules)  # kept per level: a report asks once per task, not per run
-    return float(bound) if bound else None
+    def work_out() -> float | None:
+        from game.planners.solver.bound import known_bound
+
+        bound = known_bound(level, rules)  # kept per level: a report asks once per task, not per run
+        return float(bound) if bound else None
+
+    return work_out
 
 
 def load_runs(paths: list[Path]) -> tuple[list[Run], list[str]]:

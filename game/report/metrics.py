@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from statistics import NormalDist
 from typing import Any
@@ -88,10 +88,21 @@ class Run:
 
     messages: float | None = None  # messages the agents sent (0 for one planner; None unknown)
     tokens: float | None = None  # an LLM run's prompt and reply tokens
-    bound: float | None = None  # a lower bound on any plan's OCT for the task; None if unknown
+    known_bound: float | None = None  # a lower bound on the task's OCT known up front (recorded)
+    # works the bound out for `bound` when none is known (see there); None: no way to
+    bound_source: Callable[[], float | None] | None = field(default=None, repr=False, compare=False)
     source_run: str = ""  # the run folder it came from (empty for loose files)
     usage: dict[str, Any] | None = None  # an LLM run's calls (failures.usage_of_record)
     study: dict[str, Any] = field(default_factory=dict)  # a study run's status and process data
+
+    @cached_property
+    def bound(self) -> float | None:
+        """A lower bound on any plan's OCT for the task; None if unknown. Worked out on the first
+        ask only: a kitchen's bound is a linear program (about a second), and most tables (the
+        paper's layout, the failure tables) never show it."""
+        if self.known_bound is not None or self.bound_source is None:
+            return self.known_bound
+        return self.bound_source()
 
     @property
     def agent_count(self) -> int:
@@ -290,9 +301,13 @@ def talk_metrics(runs: list[Run]) -> dict[str, Estimate]:
     }
 
 
-def metrics(runs: list[Run]) -> dict[str, Estimate]:
-    out = {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items()}
-    out["pOCT"] = below(out["pOCT"], poct_ceiling(runs))
+def metrics(runs: list[Run], names: Iterable[str] | None = None) -> dict[str, Estimate]:
+    """The named metrics (all by default) of these runs; a table that shows no OCT/LB never
+    works out a bound (`Run.bound`)."""
+    wanted = set(METRIC_FUNCTIONS if names is None else names)
+    out = {name: bounded(f(runs), name, len(runs)) for name, f in METRIC_FUNCTIONS.items() if name in wanted}
+    if "pOCT" in out:
+        out["pOCT"] = below(out["pOCT"], poct_ceiling(runs))
     return out
 
 
@@ -378,8 +393,9 @@ def group_of(run: Run, by: str) -> str:
     return run.level_key if by == "level" else str(run.task.get(by, "other"))
 
 
-def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
-    """One row per (label, group), plus an `all` row per label, in a stable order."""
+def report_rows(runs: Iterable[Run], by: str = "difficulty", names: Iterable[str] | None = None) -> list[Row]:
+    """One row per (label, group), plus an `all` row per label, in a stable order, with the
+    named metrics (all by default)."""
     if by not in GROUPINGS:
         raise ValueError(f"cannot group by {by!r} (choose {', '.join(GROUPINGS)})")
     buckets: dict[str, dict[str, list[Run]]] = {}
@@ -399,7 +415,7 @@ def report_rows(runs: Iterable[Run], by: str = "difficulty") -> list[Row]:
                     by,
                     group,
                     len(members),
-                    metrics(members),
+                    metrics(members, names),
                     {k: sources[k] for k in PROGRESS_SOURCES if sources[k]},
                     {"runs": " + ".join(pooled)} if len(pooled) > 1 else {},
                     talk=talk_metrics(members),
