@@ -170,6 +170,37 @@ def test_narration_is_deterministic():
     assert a.events == b.events
 
 
+def test_the_same_run_asked_again_gets_the_same_narration_and_another_run_its_own(monkeypatch):
+    """A failed run is narrated by its diagnosis and then by the window that shows it: the second
+    ask is answered from the first, and only for the very same level, timeline, rules and error."""
+    from game.engine import narration
+
+    worked_out = []
+    real = narration._narrated
+    monkeypatch.setattr(narration, "_narrated", lambda *a: worked_out.append(a[1]) or real(*a))
+    level = small_level()
+    result = simulate(level, small_plan(failed=True))  # its diagnosis narrates it
+    assert result.diagnosis is not None and worked_out == [result.timeline]
+    again = narrate(level, result.timeline, result.rules, result.error_detail)
+    assert worked_out == [result.timeline]  # given again, not worked out again
+    assert (
+        again.events
+        == narration._narrated(
+            level, result.timeline, narration.get_rules("paracook"), result.error_detail.to_dict()
+        ).events
+    )
+    worked_out.clear()
+    other = simulate(level, small_plan(failed=True))  # an equal run, another timeline
+    assert worked_out == [other.timeline]
+    assert narrate(level, other.timeline, "documented", other.error_detail) is not narrate(
+        level, other.timeline, "paracook", other.error_detail
+    )
+    assert narrate(level, other.timeline, "paracook") is not narrate(
+        level, other.timeline, "paracook", other.error_detail
+    )
+    assert len(worked_out) == 5  # only the last is kept: each switch of rules or error is narrated anew
+
+
 # -- fuzzing: any plan, however wrong, narrates and explains without an exception ----------
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402

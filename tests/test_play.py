@@ -197,6 +197,23 @@ def test_keyboard_planning_agents_waits_selection_undo():
     assert not d.screen.show_help
 
 
+def test_an_edit_narrates_the_run_once_for_its_diagnosis_and_its_timeline(monkeypatch):
+    """An unfinished plan is diagnosed (which narrates the run) and drawn on the timeline (which
+    shows the same narration): one narration per edit, not two."""
+    from game.engine import narration
+
+    d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
+    ed = d.screen.editor
+    worked_out = []
+    real = narration._narrated
+    monkeypatch.setattr(narration, "_narrated", lambda *a: worked_out.append(a[1]) or real(*a))
+    for n, tile in enumerate([(3, 2), (2, 2), (3, 2)], 1):
+        d.click_tile(tile)  # a MoveTo: the agent arrives, an event
+        assert ed.action_count == n and ed.result.diagnosis is not None  # unfinished: diagnosed
+        assert worked_out == [ed.result.timeline] and d.screen.timeline.story.events
+        worked_out.clear()
+
+
 def test_clicking_an_agent_selects_it_and_queue_rows_select_actions():
     d = Driver(lambda: PlayScreen(salad_level(), size=SIZE, restore=False))
     ed = d.screen.editor

@@ -182,10 +182,33 @@ def narrate(
     rules: str | RuleSet = "paracook",
     error: ErrorDetail | Mapping[str, Any] | None = None,
 ) -> Narration:
-    """Every state change of the recorded run, in the order the engine made them."""
-    stage = _Stage(level, get_rules(rules))
-    rank = {name: i for i, name in enumerate(level.agent_names)}
+    """Every state change of the recorded run, in the order the engine made them. Read-only: the
+    last one is kept and given again for the same level and timeline objects (a failed run's
+    diagnosis and the window showing the run narrate it one after the other, on every edit)."""
+    global _LAST
+    rule_set = get_rules(rules)
     err = error.to_dict() if isinstance(error, ErrorDetail) else dict(error or {})
+    last = _LAST
+    if (
+        last is not None
+        and last[0] is level
+        and last[1] is timeline
+        and last[2] is rule_set
+        and last[3] == err
+    ):
+        return last[4]
+    story = _narrated(level, timeline, rule_set, err)
+    _LAST = (level, timeline, rule_set, err, story)
+    return story
+
+
+# the last narration: its level, timeline, rule set and error, and itself (see `narrate`)
+_LAST: tuple[Level, Timeline, RuleSet, dict[str, Any], Narration] | None = None
+
+
+def _narrated(level: Level, timeline: Timeline, rules: RuleSet, err: dict[str, Any]) -> Narration:
+    stage = _Stage(level, rules)
+    rank = {name: i for i, name in enumerate(level.agent_names)}
     effects: dict[float, list[ActionSpan]] = {}
     for s in timeline.spans:
         if s.status in ("done", "failed") or s.status == "rejected":

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -35,6 +36,11 @@ def fmt(x: float | None) -> str:
 
 def wrap(text: str, width: int, size: int) -> list[str]:
     """Greedy word wrap for one font size."""
+    return list(_wrapped(text, width, size))
+
+
+@lru_cache(maxsize=2048)  # the same texts are wrapped on every frame
+def _wrapped(text: str, width: int, size: int) -> tuple[str, ...]:
     f, lines, line = font(size), [], ""
     for word in text.split():
         trial = f"{line} {word}".strip()
@@ -43,7 +49,7 @@ def wrap(text: str, width: int, size: int) -> list[str]:
         else:
             lines.append(line)
             line = word
-    return lines + ([line] if line else [])
+    return (*lines, *([line] if line else []))
 
 
 def panel(surface: pygame.Surface, rect: pygame.Rect, colour=P.PANEL) -> None:
