@@ -77,6 +77,7 @@ def percentile(times: list[float], q: float) -> float:
 def bench_edit(level_path: Path, edits: int, surface: pygame.Surface, out: Results) -> bool:
     level = load_level(level_path)
     screen = PlayScreen(level, size=SIZE, restore=False)
+    settle(screen)
     long_plan(screen.editor)
     ed = screen.editor
     assert ed.error is None, ed.error
@@ -126,6 +127,17 @@ def bench_edit(level_path: Path, edits: int, surface: pygame.Surface, out: Resul
     return ok
 
 
+def settle(screen: object) -> float:
+    """Wait for the work a window starts in the background when it opens (its level's lower bound,
+    on a thread of its own) to end; returns the CPU seconds it took meanwhile. That work is done
+    once per level, so it is measured on its own, not as the window's idle or frame time."""
+    job = getattr(screen, "bound_job", None)
+    cpu0 = time.process_time()
+    if job is not None:
+        job.join()
+    return time.process_time() - cpu0
+
+
 def idle_cpu(app: App, seconds: float) -> tuple[float, int]:
     """Run the app's loop with no input; returns (share of one core, frames drawn)."""
     pygame.event.clear()
@@ -155,9 +167,19 @@ def bench_idle(level_path: Path, seconds: float, surface: pygame.Surface, out: R
     except ImportError:
         pass
     ok = True
-    out.setting(f"idle: each window's own loop with no input for {seconds:g} s")
+    out.setting(
+        f"idle: each window's own loop with no input for {seconds:g} s, once the work it starts in the "
+        "background as it opens (its level's lower bound) has ended"
+    )
     for name, make in screens.items():
-        share, frames = idle_cpu(App(make(), surface), seconds)
+        screen = make()
+        opening = settle(screen)
+        if name == "play window":
+            print(f"  the play window's lower bound, worked out once as it opens: {opening:.2f} s of CPU")
+            out.figure(
+                "the play window's lower bound, once as it opens (background thread)", opening, "s of CPU"
+            )
+        share, frames = idle_cpu(App(screen, surface), seconds)
         good = share < IDLE_BUDGET
         ok &= good
         print(
@@ -176,6 +198,7 @@ def bench_strong(level_path: Path, surface: pygame.Surface, out: Results) -> boo
         return True
     level = load_level(level_path)
     play = PlayScreen(level, size=SIZE, restore=False)
+    settle(play)  # a person plans a while before asking
     long_plan(play.editor)
     play.refresh()
     app = App(play, surface)
@@ -198,7 +221,10 @@ def bench_strong(level_path: Path, surface: pygame.Surface, out: Results) -> boo
         f"max {max(frames):.1f} ms (budget {FRAME_BUDGET_MS:g} ms); the window thread's CPU per frame: "
         f"median {statistics.median(work):.1f} ms, max {max(work):.1f} ms; load average {os.getloadavg()[0]:.1f}"
     )
-    out.setting(f"strong: Strong plan pressed on the same level, frames timed until its card ({took:.1f} s)")
+    out.setting(
+        f"strong: Strong plan pressed on the same level once the window's own bound is worked out, frames "
+        f"timed until its card ({took:.1f} s)"
+    )
     out.figure(
         "frame time while the planner runs, the slowest", max(frames), "ms", f"under {FRAME_BUDGET_MS:g} ms"
     )

@@ -103,8 +103,8 @@ class PlayScreen:
         self.partner = PartnerMode(self)
         self.partner_dialog = PartnerDialog(self.manager)
         self.results = Results(self)
-        if self.options.record_scores:  # the result card's bound, worked out in the background
-            strong.warm_bound(level, self.editor.rules)
+        # the result card's bound, worked out once in the background (None: not worked out here)
+        self.bound_job = strong.warm_bound(level, self.editor.rules) if self.options.record_scores else None
         shows_human = "Human baseline" not in self.options.hidden_rows
         self.human = store.human_reference(level) if shows_human else None
         self.layout = Layout.for_size(self.size, len(level.agent_names))
