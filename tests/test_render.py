@@ -305,3 +305,22 @@ def test_tooltip_names_when_an_ingredient_was_prepared():
     item = {"kind": "ingredient", "name": "lettuce", "state": "chopped", "fresh_at": 8}
     assert describe_item(item) == "chopped lettuce (prepared at t = 8)"
     assert describe_item({"kind": "ingredient", "name": "fish", "state": "raw"}) == "raw fish"
+
+
+def test_kept_wraps_and_ellipses_match_fresh_ones_and_are_never_shared(pg):
+    """Word wraps and ellipses are kept between frames: the same answer as worked out afresh, a
+    caller's list is its own, and a huge text neither is kept whole nor slows the next frame."""
+    from game.ui.render import play_panels
+    from game.ui.render.text import _ellipsized, ellipsize
+
+    text = "Chop meat and fry it in a pan; plate the patty with raw bread and a raw slice of cheese."
+    lines = play_panels.wrap(text, 220, 16)
+    assert lines == list(play_panels._wrapped.__wrapped__(text, 220, 16)) and len(lines) > 1
+    lines.append("mine")
+    assert play_panels.wrap(text, 220, 16)[-1] != "mine"
+    huge = "word " * 5_000
+    before = play_panels._wrapped.cache_info().currsize
+    assert play_panels.wrap(huge, 400, 16) == list(play_panels._wrapped.__wrapped__(huge, 400, 16))
+    assert play_panels._wrapped.cache_info().currsize == before  # too long to keep
+    short = ellipsize("x" * 1_000_000, 60, 15)
+    assert short.endswith("…") and short == _ellipsized("x" * 61, 60, 15, False)

@@ -36,7 +36,11 @@ def fmt(x: float | None) -> str:
 
 def wrap(text: str, width: int, size: int) -> list[str]:
     """Greedy word wrap for one font size."""
-    return list(_wrapped(text, width, size))
+    wrapped = _wrapped if len(text) <= KEPT_TEXT else _wrapped.__wrapped__  # a long text is not kept
+    return list(wrapped(text, width, size))
+
+
+KEPT_TEXT = 2000  # characters of a text whose wrapping is kept between frames, at most
 
 
 @lru_cache(maxsize=2048)  # the same texts are wrapped on every frame

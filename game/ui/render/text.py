@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import pygame
 
 _FONTS: dict[tuple[int, bool], pygame.font.Font] = {}
@@ -71,8 +73,13 @@ def fit_size(text: str, width: int, largest: int, smallest: int = 8) -> int:
 
 
 def ellipsize(text: str, width: int, size: int, bold: bool = False) -> str:
+    # no glyph is narrower than a pixel that shows: that bounds any text, and what is kept
+    return _ellipsized(text[: max(0, width) + 1], width, size, bold)
+
+
+@lru_cache(maxsize=4096)  # the same labels and log rows are fitted on every frame
+def _ellipsized(text: str, width: int, size: int, bold: bool) -> str:
     f = font(size, bold)
-    text = text[: max(0, width) + 1]  # no glyph is narrower than a pixel that shows (bounds any text)
     if f.size(text)[0] <= width:
         return text
     low, high = 0, len(text)  # the longest prefix that fits with the ellipsis, by bisection
