@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -438,8 +437,8 @@ class Gantt:
     @staticmethod
     def _fit(text: str, r: pygame.Rect) -> tuple[str, int] | None:
         """The text and a size at which it fits inside the bar (smaller type before none)."""
-        size = _fitting_size(text, r.w, r.h)
-        return None if size is None else (text, size)
+        size = fit_size(text, r.w - 5, max(10, min(15, r.h - 4)), 9)
+        return (text, size) if font(size).size(text)[0] < r.w - 4 else None
 
     def _draw_bar(self, img: pygame.Surface, r: pygame.Rect, span: ActionSpan, dense: bool = False) -> None:
         name = span.action.get("action", "")
@@ -553,11 +552,3 @@ def _running_max(values: list[float]) -> list[float]:
         best = max(best, v)
         out.append(best)
     return out
-
-
-@lru_cache(maxsize=4096)  # every bar is fitted again on every redraw
-def _fitting_size(text: str, w: int, h: int) -> int | None:
-    for size in range(max(10, min(15, h - 4)), 8, -1):
-        if font(size).size(text)[0] < w - 4:
-            return size
-    return None

@@ -64,6 +64,7 @@ def blit_text(
     return rect
 
 
+@lru_cache(maxsize=4096)  # labels and bars are fitted again on every redraw
 def fit_size(text: str, width: int, largest: int, smallest: int = 8) -> int:
     """The largest font size (<= largest) whose rendering of text fits width."""
     size = largest
