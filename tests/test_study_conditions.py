@@ -33,7 +33,7 @@ def run(who: str, task: str, time: float, served: bool, condition: str | None, *
         time if served else 100,
         t_max=100,
         d_max=80,
-        known_bound=20,
+        recorded_bound=20,
         digest=task,
         study=study,
     )

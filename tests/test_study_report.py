@@ -111,7 +111,7 @@ def _run(who: str, task: str, time: float, status: str, bound: float = 20, **stu
         moving={"a1": 10},
         execution={"a1": time},
         waiting={"a1": 0},
-        known_bound=bound,
+        recorded_bound=bound,
         digest=task,
         study={"status": status, **study},
     )

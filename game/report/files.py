@@ -323,7 +323,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         order=_mtime(path),
         where=where,
         **talk_of_record(data),
-        known_bound=recorded_bound(data),
+        recorded_bound=recorded_bound(data),
         bound_source=bound_source(level, data.get("rules")),
         source_run=run_folder_of(path),
         usage=usage_of_record(data),

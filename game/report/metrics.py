@@ -88,8 +88,8 @@ class Run:
 
     messages: float | None = None  # messages the agents sent (0 for one planner; None unknown)
     tokens: float | None = None  # an LLM run's prompt and reply tokens
-    known_bound: float | None = None  # a lower bound on the task's OCT known up front (recorded)
-    # works the bound out for `bound` when none is known (see there); None: no way to
+    recorded_bound: float | None = None  # a lower bound on the task's OCT its result records
+    # works the bound out for `bound` when none is recorded (see there); None: no way to
     bound_source: Callable[[], float | None] | None = field(default=None, repr=False, compare=False)
     source_run: str = ""  # the run folder it came from (empty for loose files)
     usage: dict[str, Any] | None = None  # an LLM run's calls (failures.usage_of_record)
@@ -100,8 +100,8 @@ class Run:
         """A lower bound on any plan's OCT for the task; None if unknown. Worked out on the first
         ask only: a kitchen's bound is a linear program (about a second), and most tables (the
         paper's layout, the failure tables) never show it."""
-        if self.known_bound is not None or self.bound_source is None:
-            return self.known_bound
+        if self.recorded_bound is not None or self.bound_source is None:
+            return self.recorded_bound
         return self.bound_source()
 
     @property
