@@ -37,14 +37,19 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
     try:
         # non-blocking, so that opening a FIFO nobody writes to returns at once (refused below)
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
-                raise InputError(f"{path}: not a regular file (a folder, FIFO or device); give a file")
-            data = f.read(limit + 1)
     except OSError as e:
         raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
     except ValueError:  # a NUL byte in the name
         raise InputError(f"{str(path)!r}: not a file name (it holds a NUL byte)") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise InputError(f"{path}: not a regular file (a folder, FIFO or device); give a file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
+    except OSError as e:
+        raise InputError(f"{path}: cannot read the file ({e.strerror or e})") from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise InputError(f"{path}: larger than the limit of {limit:,} bytes")
     return decode(data, str(path))

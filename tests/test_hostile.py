@@ -1008,6 +1008,32 @@ def test_report_and_collab_name_a_bad_field(tmp_path, capsys, edit, needle):
     assert f"{fifo}: not a regular file (a FIFO or device)" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("special", ["fifo", "device", "folder"])
+def test_a_fifo_device_or_folder_given_for_a_file_is_called_what_it_is(tmp_path, capsys, special):
+    """A level, plan or replay given as a FIFO, /dev/null or a folder is refused at once, named as
+    such: never 'a NUL byte in the name', which a FIFO and /dev/null were once called."""
+    import os
+
+    path = tmp_path / "x.json"
+    if special == "fifo":
+        os.mkfifo(path)
+    elif special == "device":
+        path = Path(os.devnull)
+    else:
+        path.mkdir()
+    commands = (
+        ["run", str(LEVEL_FILE), str(path)],
+        ["run", str(path), str(PLAN_FILE)],
+        ["replay", str(path)],
+        ["export", str(path), str(tmp_path / "o.png"), "--at", "0"],
+    ) + ((["levels", "validate", str(path)],) if special != "folder" else ())  # a folder's levels are checked
+    for argv in commands:
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{path}: not a regular file (a folder, FIFO or device)" in err, (argv, err)
+        assert "NUL" not in err and "Traceback" not in err, (argv, err)
+
+
 def test_the_frame_cap_counts_the_hold_frames(tmp_path, capsys):
     from game.engine import parse_plan, simulate
     from game.replay import save_replay

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from game.inputs import InputError
 from game.levels import LevelError, load_level
 from game.levels.files import level_files, validate_files
 from game.levels.ids import level_id
@@ -69,7 +70,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     try:
         files = level_files([Path(p) for p in args.paths])
-    except FileNotFoundError as e:
+    except (FileNotFoundError, InputError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     errors = validate_files(files)

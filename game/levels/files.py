@@ -27,6 +27,8 @@ def level_files(paths: list[Path]) -> list[Path]:
             )
         elif p.is_file():
             out.append(p)
+        elif p.exists():  # a FIFO or device: named as what it is, never opened
+            raise InputError(f"{p}: not a regular file (a folder, FIFO or device); give a file")
         else:
             raise FileNotFoundError(f"{p}: no such file, directory or level id")
     return out
