@@ -79,6 +79,19 @@ def test_an_unknown_id_is_a_clear_error(spec):
     with pytest.raises(LevelError) as e:
         load_level(spec)
     assert (spec or ".") in str(e.value) or repr(spec) in str(e.value)
+    assert "folder of levels" not in str(e.value)
+
+
+@pytest.mark.parametrize("spec", ["suite/burger", "suite", "tutorial"])
+def test_a_folder_id_where_one_level_is_wanted_is_called_a_folder(spec, capsys):
+    """Not 'cannot read the file (No such file or directory)': the id names levels, just not one."""
+    from game.cli import main
+
+    with pytest.raises(LevelError, match=f"{spec}: a folder of levels, not one level") as e:
+        load_level(spec)
+    assert f"levels list --suite {spec}`" in str(e.value) and "No such file" not in str(e.value)
+    assert main(["solve", spec, "--no-progress"]) == 2
+    assert f"{spec}: a folder of levels, not one level" in capsys.readouterr().err
 
 
 def test_a_file_that_exists_wins_over_an_id(tmp_path, monkeypatch):

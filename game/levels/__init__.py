@@ -20,12 +20,12 @@ def load_level(
     """Load a level file. A ParaCook map JSON needs `orders`; a project YAML level carries
     its own (given `orders` replace them); `path` may be a level's id (`tutorial/01_first_salad`,
     see `ids`). Raises LevelError naming the file and field."""
-    path = resolve(path)
+    given, path = path, resolve(path)
     source = str(path)
     try:
         text = read_text(path, MAX_LEVEL_BYTES)
     except InputError as e:
-        raise LevelError(source, [str(e).removeprefix(f"{source}: ")]) from None
+        raise LevelError(source, [_folder_named(given) or str(e).removeprefix(f"{source}: ")]) from None
     if path.suffix.lower() in (".yaml", ".yml"):
         from .format import level_from_yaml
 
@@ -48,6 +48,16 @@ def load_level(
     if problems:
         raise LevelError(source, problems)
     return level
+
+
+def _folder_named(given: str | Path) -> str | None:
+    """What to say when a level was wanted and `given` names a folder of them by its id."""
+    if resolve(given).exists() or not resolve(given, folders=True).is_dir():
+        return None
+    return (
+        "a folder of levels, not one level: name one of them "
+        f"(`paracook-kitchen levels list --suite {Path(given).as_posix()}` lists them)"
+    )
 
 
 __all__ = [
