@@ -152,6 +152,23 @@ def test_why_names_the_earlier_event(kind):
     assert first.time <= result.error_detail.time
 
 
+@pytest.mark.parametrize(
+    "kind",
+    ["serve_too_early", "not_a_plate", "no_order_left", "wrong_dish", "stale_dish", "cookware_rejects"],
+)
+def test_a_refused_serve_or_ingredient_is_told_as_tried_never_as_done(kind):
+    """The engine refuses these before it takes the plate or the ingredient: nothing was served or
+    put in, so the summary (the viewer's, the LLM feedback's, the HTML page's) says 'tried to'."""
+    level, plan = CASES[kind][0]()
+    result, diagnosis = why(level, plan)
+    err = result.error_detail
+    verb = "put into" if kind == "cookware_rejects" else "serve"
+    assert f"(action {err.action_index}) tried to {verb} " in diagnosis.summary, diagnosis.summary
+    assert err.time not in result.served_times
+    if kind != "cookware_rejects":
+        assert " served " not in diagnosis.summary.split("Likeliest cause")[0]
+
+
 def test_every_engine_error_kind_is_covered():
     assert set(ERROR_KINDS) <= set(CASES) and set(ERROR_KINDS) <= set(_HANDLERS)
 

@@ -47,7 +47,8 @@ ERROR_KINDS = (
     STALE_DISH,
 )
 
-# What the failing action did, as the end of "agent2's Interact serving_window (action 21) ..."
+# What the failing action did, as the end of "agent2's Interact serving_window (action 21) ...";
+# a refused serve or cookware that refuses took nothing (the engine checks first): "tried to ..."
 ERROR_WORDS = {
     UNKNOWN_TARGET: "names a target that does not exist",
     NOT_A_STATION: "targets a tile that is not a station",
@@ -60,13 +61,13 @@ ERROR_WORDS = {
     TIME_LIMIT: "would end after the longest run allowed",
     NOT_ALLOWED: "is not allowed for this agent by the level",
     BAD_INTERACT: "could not combine what the agent held with what the station held",
-    COOKWARE_REJECTS: "put something into a pot or pan that it does not take",
+    COOKWARE_REJECTS: "tried to put into a pot or pan what it does not take",
     PROCESS_FAILED: "had nothing suitable to process",
-    SERVE_TOO_EARLY: "served at t = 0",
-    NOT_A_PLATE: "served without a plate",
-    NO_ORDER_LEFT: "served with no order left",
-    WRONG_DISH: "served a plate that is not the next order",
-    STALE_DISH: "served food that was no longer fresh",
+    SERVE_TOO_EARLY: "tried to serve at t = 0",
+    NOT_A_PLATE: "tried to serve without a plate",
+    NO_ORDER_LEFT: "tried to serve with no order left",
+    WRONG_DISH: "tried to serve a plate that is not the next order",
+    STALE_DISH: "tried to serve food that was no longer fresh",
 }
 
 

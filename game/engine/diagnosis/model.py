@@ -89,8 +89,8 @@ class Diagnosis:
 
 
 def summary_sentence(err: dict[str, Any], action: str, first: Cause | None) -> str:
-    """'At t = 53 agent2's Interact serving_window (action 21) served a plate that is not the next
-    order. Likeliest cause: ...'"""
+    """'At t = 53 agent2's Interact serving_window (action 21) tried to serve a plate that is not
+    the next order. Likeliest cause: ...'"""
     kind = str(err.get("kind", ""))
     words = ERROR_WORDS.get(kind, f"failed ({kind})")
     head = f"At t = {num(err.get('time', 0))} {err.get('agent')}'s {action} (action {err.get('action_index')}) {words}."
