@@ -173,10 +173,13 @@ def test_a_table_that_shows_no_bound_never_works_one_out(tmp_path, monkeypatch, 
         task = {"id": f"t{k}", "category": "salad", "difficulty": difficulty, "agents": 1, "orders": 1}
         record = {"done": True, "time": 20 + k, "task": task, "t_max": 80, "d_max": 60, "level": str(level)}
         record |= {f"agent_{m}_time": {"agent1": 5} for m in ("moving", "all_execution", "waiting")}
+        record["attempts"] = [{"attempt": 1, "tokens": {"prompt": 900, "completion": 90}, "latency_s": 2}]
         (tmp_path / f"r{k}.json").write_text(json.dumps({**record, "rules": "paracook"}))
     assert main(["report", str(tmp_path), "--layout", "paper", "--metrics", "SR,pOCT,AU"]) == 0
     assert main(["report", str(tmp_path), "--failures"]) == 0
-    assert "OCT/LB" not in capsys.readouterr().out and asked == []
+    out = capsys.readouterr().out
+    assert "| 3 | 100.00 [43.85, 100.00] |" in out  # three tasks, all served at the first try
+    assert "OCT/LB" not in out and asked == []
     assert main(["report", str(tmp_path), "--layout", "paper", "--metrics", "OCT/LB"]) == 0
     # 2.0, 2.1 and 2.2: mean 2.1, Student t with 2 degrees of freedom, 4.303 x 0.1 / sqrt(3)
     assert "| 2.10 [1.85, 2.35] |" in capsys.readouterr().out and asked == ["paracook"] * 3
@@ -185,3 +188,16 @@ def test_a_table_that_shows_no_bound_never_works_one_out(tmp_path, monkeypatch, 
     rows = json.loads(capsys.readouterr().out)
     assert rows[-1]["metrics"]["OCT/LB"] == {"value": 2.1, "low": 1.8516, "high": 2.3484, "n": 3}
     assert asked == ["paracook"] * 3  # once per run, whichever rows it lies in
+
+
+def test_failure_tables_of_results_without_llm_calls_say_so_instead_of_empty_tables(tmp_path, capsys):
+    from game.cli import main
+
+    task = {"id": "t0", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1}
+    record = {"done": True, "time": 20, "task": task, "t_max": 80, "d_max": 60, "rules": "paracook"}
+    for k in range(2):  # a human's and a planner's result: no calls recorded
+        (tmp_path / f"r{k}.json").write_text(json.dumps({**record, "label": f"who{k}"}))
+    for fmt in ("md", "json", "csv"):
+        assert main(["report", str(tmp_path), "--failures", "--format", fmt]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and "none of the 2 result(s) records its LLM calls" in err

@@ -160,7 +160,15 @@ def _report(
         if report_site(runs, Path(args.html)):
             return 2
     if args.failures:
-        sys.stdout.write(FAILURE_FORMATS[args.format](failures(runs, prices)))
+        found = failures(runs, prices)
+        if not found.outcomes:  # tables with no rows would say nothing
+            print(
+                f"report --failures: none of the {len(runs)} result(s) records its LLM calls (human and "
+                "planner results and older LLM runs do not); the failure tables are for LLM runs",
+                file=sys.stderr,
+            )
+            return 2
+        sys.stdout.write(FAILURE_FORMATS[args.format](found))
         return 0
     if args.layout == "paper":
         table = paper_table(report_rows(runs, "difficulty", metric_names), metric_names)
