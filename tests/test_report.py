@@ -190,6 +190,29 @@ def test_runner_results_replays_and_labels(tmp_path: Path, capsys):
     assert "1 task(s) appear more than once under one label" in out.err and "all kept" in out.err
 
 
+def test_runs_under_other_rules_are_kept_apart_never_taken_for_repeats(tmp_path: Path, capsys):
+    """One label, one task, two rule sets: two rows (times under other rules are not comparable),
+    even with --pool, and a run under one rule set never stands in for a repeat of the other."""
+    _result_file(tmp_path, "a.json", model="m1", method="cot")  # paracook, served at 13
+    _result_file(tmp_path, "b.json", model="m1", method="cot", done=False)  # paracook, failed: T_max 40
+    _result_file(tmp_path, "c.json", model="m1", method="cot", rules="documented")  # served at 13
+    for pool in ([], ["--pool"]):
+        argv = ["report", str(tmp_path), "--by", "orders", "--format", "csv", "--dedupe", "all", *pool]
+        assert main(argv) == 0
+        rows = {
+            r[0]: r for r in csv.reader(io.StringIO(capsys.readouterr().out)) if r[1:3] == ["orders", "1"]
+        }
+        assert sorted(rows) == ["cot m1 (documented rules)", "cot m1 (paracook rules)"]
+        para, doc = rows["cot m1 (paracook rules)"], rows["cot m1 (documented rules)"]
+        assert (para[3], para[4], doc[3], doc[4]) == ("2", "50.0", "1", "100.0")  # tasks, SR (%)
+    assert main(["report", str(tmp_path), "--format", "json"]) == 0  # --dedupe best: one run per rule set
+    rows = [r for r in json.loads(capsys.readouterr().out) if r["group"] == "all"]
+    assert {r["run"]: r["metrics"]["pOCT"]["value"] for r in rows} == {
+        "cot m1 (documented rules)": 13,
+        "cot m1 (paracook rules)": 13,  # the best of 13 and the failure's 40
+    }
+
+
 TUTORIAL = "levels/tutorial/01_first_salad.yaml"
 
 

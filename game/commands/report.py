@@ -10,7 +10,16 @@ from pathlib import Path
 
 from game.report.failures import FAILURE_FORMATS, Prices, failures
 from game.report.files import ResultError, load_runs
-from game.report.metrics import DEDUPE_MODES, FORMATS, GROUPINGS, Run, dedupe, keep_apart, report_rows
+from game.report.metrics import (
+    DEDUPE_MODES,
+    FORMATS,
+    GROUPINGS,
+    Run,
+    dedupe,
+    keep_apart,
+    report_rows,
+    rules_apart,
+)
 from game.report.paper import PAPER_FORMATS, paper_table, parse_metrics, rows_to_latex
 from game.storage import disk_message, write_through
 
@@ -56,7 +65,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--pool",
         action="store_true",
         help="pool runs of one label from different run folders (default: each folder its own row; "
-        "pooled rows name their folders)",
+        "pooled rows name their folders); runs under different rule sets are never pooled",
     )
     p.add_argument(
         "--dedupe",
@@ -151,6 +160,7 @@ def _report(
     if not runs:
         print("error: no results found", file=sys.stderr)
         return 2
+    runs = rules_apart(runs)  # never pooled, even with --pool
     if not args.pool:
         runs = keep_apart(runs)
     runs = _deduped(runs, args.dedupe)

@@ -18,6 +18,7 @@ from typing import Any
 
 from game.engine import MAX_TIME, Level, simulate
 from game.engine.metrics import d_max, t_max
+from game.engine.rules import RULESETS
 from game.inputs import InputError, load_json, parse_json, read_text, short_repr
 from game.levels import LevelError, load_level
 from game.levels.paper import task_digest
@@ -328,6 +329,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         source_run=run_folder_of(path),
         usage=usage_of_record(data),
         study=study,
+        rules=data["rules"] if data.get("rules") in RULESETS else "",
     )
 
 

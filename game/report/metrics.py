@@ -94,6 +94,7 @@ class Run:
     source_run: str = ""  # the run folder it came from (empty for loose files)
     usage: dict[str, Any] | None = None  # an LLM run's calls (failures.usage_of_record)
     study: dict[str, Any] = field(default_factory=dict)  # a study run's status and process data
+    rules: str = ""  # the rule set it ran under ("" when the result does not say)
 
     @cached_property
     def bound(self) -> float | None:
@@ -568,3 +569,17 @@ def keep_apart(runs: list[Run]) -> list[Run]:
             r = replace(r, label=f"{r.label} [{name}]")
         out.append(r)
     return out
+
+
+def rules_apart(runs: list[Run]) -> list[Run]:
+    """Runs of one label under different rule sets as different labels (`alice (documented
+    rules)`): their times are not comparable, so they are never pooled, nor taken for repeats
+    of one task. A run whose result names no rule set keeps its label."""
+    named: dict[str, set[str]] = {}
+    for r in runs:
+        if r.rules:
+            named.setdefault(r.label, set()).add(r.rules)
+    return [
+        replace(r, label=f"{r.label} ({r.rules} rules)") if len(named.get(r.label, ())) > 1 and r.rules else r
+        for r in runs
+    ]
