@@ -87,7 +87,10 @@ def test_an_llm_partner_in_its_short_and_long_forms(tmp_path, spec, endpoint, mo
         ({"partner": "planner", "person_agents": []}, "field 'person_agents' must be a list of agent names"),
         ({"partner": "planner", "person_agents": [1]}, "field 'person_agents' must be a list"),
         ({"partner": "planner", "person_agents": ["agent1", "agent1"]}, "names an agent twice"),
-        ({"partner": "planner", "person_agents": ["agent3"]}, "level 04_two_cooks.yaml has no agent agent3"),
+        (
+            {"partner": "planner", "person_agents": ["agent3"]},
+            "level tutorial/04_two_cooks has no agent agent3",
+        ),
         ({"partner": "planner", "person_agents": ["agent1", "agent2"]}, "none is left for the partner"),
         ({"person_agents": ["agent1"]}, "field 'person_agents' needs a 'partner'"),
     ],
@@ -101,9 +104,9 @@ def test_a_bad_partner_field_is_named_with_the_file(tmp_path, fields, words):
 
 def test_a_one_agent_warmup_is_the_persons_alone_but_a_measured_level_is_refused(tmp_path):
     assert load(tmp_path, partner="planner").warmup == (ONE,)
-    with pytest.raises(SessionError, match="level 01_first_salad.yaml has no agent agent2"):
+    with pytest.raises(SessionError, match="level tutorial/01_first_salad has no agent agent2"):
         load(tmp_path, partner="planner", person_agents=["agent2"])
-    with pytest.raises(SessionError, match="level 01_first_salad.yaml: every agent is the person's"):
+    with pytest.raises(SessionError, match="level tutorial/01_first_salad: every agent is the person's"):
         load(tmp_path, partner="planner", levels=[str(ONE)])
 
 

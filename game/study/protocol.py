@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from game.levels import LevelError, load_level
+from game.levels.ids import level_id
 
 from .levels import resolve_levels
 from .partner import Partner, PartnerSpecError, agents_problem, partner_of, person_agents
@@ -157,7 +158,7 @@ def _partner(
             level = load_level(file)
         except LevelError as e:
             raise SessionError(f"{path}: cannot use this level: {e}") from None
-        problem = agents_problem(partner, Path(file).name, level.agent_names, measured)
+        problem = agents_problem(partner, level_id(Path(file)) or str(file), level.agent_names, measured)
         if problem:
             raise SessionError(f"{path}: field 'person_agents': {problem}")
     return partner
