@@ -61,6 +61,10 @@ def test_generate_into_a_folder_and_check(tmp_path: Path, capsys):
     (tmp_path / "sushi/seed_84/agent_num_3/orders_num_2.yaml").unlink()
     assert main(["levels", "generate", "--out", str(tmp_path), "--check"]) == 1
     assert "1 file(s) differ" in capsys.readouterr().out
+    (tmp_path / "a-file").write_text("")
+    assert main(["levels", "generate", "--out", str(tmp_path / "a-file" / "suite")]) == 2  # no traceback
+    err = capsys.readouterr().err
+    assert f"error: {tmp_path / 'a-file'}" in err and "cannot write there (Not a directory)" in err
 
 
 def test_import_paracook_command(paracook_dir: Path, tmp_path: Path, capsys):

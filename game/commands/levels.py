@@ -110,11 +110,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from game.levels.generator import check_suite, write_suite
 
     out = Path(args.out)
-    if args.check:
-        differing = check_suite(out)
-        for path in differing:
-            print(f"differs: {path}")
-        print(f"{len(differing)} file(s) differ from the generator's output")
-        return 1 if differing else 0
-    print(f"{len(write_suite(out))} level file(s) written to {out}")
+    try:
+        if args.check:
+            differing = check_suite(out)
+            for path in differing:
+                print(f"differs: {path}")
+            print(f"{len(differing)} file(s) differ from the generator's output")
+            return 1 if differing else 0
+        print(f"{len(write_suite(out))} level file(s) written to {out}")
+    except OSError as e:
+        verb = "read" if args.check else "write"
+        print(f"error: {e.filename or out}: cannot {verb} there ({e.strerror or e})", file=sys.stderr)
+        return 2
     return 0
