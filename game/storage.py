@@ -271,3 +271,12 @@ def disk_message(e: OSError, target: str | Path, kept: str = "") -> str:
         reason = "No space left on device"
     line = f"cannot write {target}: {reason}"
     return f"{line}; {kept}" if kept else line
+
+
+def folder_message(folder: str | Path, e: OSError) -> str:
+    """One line for an output folder that cannot be made or written: a file where it should
+    be, or the system's reason."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        return f"{folder}: a file, not a folder; choose another --out folder"
+    return f"{disk_message(e, e.filename or folder)}; choose another --out folder"

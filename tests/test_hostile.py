@@ -871,6 +871,34 @@ def test_solve_and_llm_on_a_full_disk_say_so_and_lose_nothing(tmp_path, small_di
     no_temporary_files(small_disk)
 
 
+@pytest.mark.parametrize("place", ["a file", "under a file"])
+def test_a_run_folder_that_cannot_be_made_is_named_before_any_work(tmp_path, capsys, place):
+    """solve --suite, llm and abstract make their --out folder first: a file in its place, or a
+    folder that cannot be made, is one line naming it (it used to be a traceback)."""
+    blocker = tmp_path / "taken"
+    blocker.write_text("mine")
+    task = tmp_path / "diamond" / "seed_1" / "orders_num_1.json"
+    task.parent.mkdir(parents=True)
+    task.write_text(json.dumps([{"name": "a", "time": 1, "dependencies": {}}]))
+    dead = "http://127.0.0.1:9/v1"  # never asked: the folder comes first
+    commands = {
+        "solve": ["solve", "--suite", "tutorial", "--no-progress"],
+        "llm": ["llm", "--model", "m", "--levels", "tutorial", "--base-url", dead, "--no-progress"],
+        "abstract": ["abstract", str(task), "--model", "m", "--base-url", dead, "--no-progress"],
+    }
+    for name, argv in commands.items():
+        out = blocker if place == "a file" else blocker / name
+        assert main([*argv, "--out", str(out)]) == 2, name
+        err = capsys.readouterr().err
+        said = (
+            f"{blocker}: a file, not a folder"
+            if place == "a file"
+            else f"cannot write {out}: Not a directory"
+        )
+        assert said in err and "choose another --out folder" in err and "Traceback" not in err, (name, err)
+    assert blocker.read_text() == "mine"
+
+
 def test_autosave_and_study_on_a_full_disk_keep_the_last_good_copy(tmp_path, small_disk, monkeypatch):
     from game.engine import parse_plan
     from game.study.persist import new_session

@@ -15,7 +15,7 @@ from game.engine import RULESETS
 from game.inputs import InputError, read_fixed
 from game.levels import LevelError, load_level
 from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, Unsolvable, lower_bound, solve
-from game.storage import disk_message, write_json_atomic
+from game.storage import disk_message, folder_message, write_json_atomic
 
 NAME = "solve"
 HELP = "Plan a level with the built-in planner; print OCT, its lower bound and the gap."
@@ -328,7 +328,10 @@ def check_run_folder(out: Path, settings: dict[str, Any]) -> str | None:
                     f"choose another --out folder"
                 )
         return None
-    write_json(path, settings)
+    try:
+        write_json(path, settings)
+    except OSError as e:
+        return folder_message(out, e)
     return None
 
 

@@ -77,7 +77,10 @@ def open_run_folder(root: Path, settings: dict[str, Any]) -> dict[str, Any]:
                 f"{root.parent / 'NAME'}"
             )
         return old
-    write_json_atomic(path, settings)
+    try:
+        write_json_atomic(path, settings)
+    except OSError as e:
+        raise RunError(storage.folder_message(root, e)) from None
     return settings
 
 
