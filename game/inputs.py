@@ -16,6 +16,7 @@ from typing import Any
 
 # Limits on what is read (each far above any real file of its kind).
 MAX_FILE_BYTES = 32 * 1024 * 1024  # replays of long runs are the largest files
+MAX_BATCH_BYTES = 256 * 1024 * 1024  # a `run --batch` file of cases, each a level and a plan
 MAX_LEVEL_BYTES = 1024 * 1024
 MAX_DEPTH = 64  # nesting of JSON arrays/objects and YAML collections
 MAX_YAML_NODES = 200_000  # YAML nodes counted with every alias expanded
@@ -31,8 +32,9 @@ class InputError(ValueError):
     """Input that cannot be used; the message names the file (or source) and the place."""
 
 
-def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
-    """A file's text: refused when unreadable, larger than `limit` bytes or not UTF-8."""
+def read_bytes(path: str | Path, limit: int = MAX_FILE_BYTES) -> bytes:
+    """A file's bytes: refused when unreadable, not a regular file (never blocks on a FIFO) or
+    larger than `limit` bytes."""
     path = Path(path)
     try:
         # non-blocking, so that opening a FIFO nobody writes to returns at once (refused below)
@@ -52,7 +54,12 @@ def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
         os.close(fd)
     if len(data) > limit:
         raise InputError(f"{path}: larger than the limit of {limit:,} bytes")
-    return decode(data, str(path))
+    return data
+
+
+def read_text(path: str | Path, limit: int = MAX_FILE_BYTES) -> str:
+    """A file's text: `read_bytes`, refused when not UTF-8."""
+    return decode(read_bytes(path, limit), str(path))
 
 
 def decode(data: bytes, source: str) -> str:

@@ -410,7 +410,8 @@ def batch_lines(draw: Any) -> bytes:
 
 
 def check_batch_lines(lines: list[bytes], folder: Path) -> str:
-    """The batch prints one JSON result per non-empty line, whatever the lines hold."""
+    """The batch prints one JSON result per non-empty line, whatever the lines hold (a file
+    without any is refused: no cases)."""
     import contextlib
     import io
 
@@ -419,8 +420,8 @@ def check_batch_lines(lines: list[bytes], folder: Path) -> str:
     path = folder / "cases.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert run_batch(path, None) == 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert run_batch(path, None) == (0 if any(x.strip() for x in lines) else 2)
     results = [json.loads(x) for x in out.getvalue().splitlines()]
     assert len(results) == sum(1 for x in lines if x.strip()), out.getvalue()
     for r in results:

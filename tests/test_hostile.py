@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import signal
 import time
 from pathlib import Path
 
@@ -1038,8 +1039,10 @@ def test_report_and_collab_name_a_bad_field(tmp_path, capsys, edit, needle):
 
 @pytest.mark.parametrize("special", ["fifo", "device", "folder"])
 def test_a_fifo_device_or_folder_given_for_a_file_is_called_what_it_is(tmp_path, capsys, special):
-    """A level, plan or replay given as a FIFO, /dev/null or a folder is refused at once, named as
-    such: never 'a NUL byte in the name', which a FIFO and /dev/null were once called."""
+    """A level, plan, batch, protocol, abstract task or replay given as a FIFO, /dev/null or a
+    folder is refused at once, named as such: never 'a NUL byte in the name', which a FIFO and
+    /dev/null were once called, and never a wait on the FIFO, which a batch, protocol or task
+    once was."""
     import os
 
     path = tmp_path / "x.json"
@@ -1052,11 +1055,22 @@ def test_a_fifo_device_or_folder_given_for_a_file_is_called_what_it_is(tmp_path,
     commands = (
         ["run", str(LEVEL_FILE), str(path)],
         ["run", str(path), str(PLAN_FILE)],
+        ["run", "--batch", str(path)],
+        ["study", "--protocol", str(path), "--participant", "p1"],
         ["replay", str(path)],
         ["export", str(path), str(tmp_path / "o.png"), "--at", "0"],
-    ) + ((["levels", "validate", str(path)],) if special != "folder" else ())  # a folder's levels are checked
+    )
+    if special != "folder":  # a folder of levels or tasks is read as such
+        commands += (["levels", "validate", str(path)], ["abstract", "--optimum", str(path)])
+    before = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("blocked reading a FIFO"))
     for argv in commands:
-        assert main(argv) == 2, argv
+        signal.alarm(300)  # a reader that blocks on the FIFO fails here instead of hanging the run
+        try:
+            code = main(argv)
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, before)
+        assert code == 2, argv
         err = capsys.readouterr().err
         assert f"{path}: not a regular file (a folder, FIFO or device)" in err, (argv, err)
         assert "NUL" not in err and "Traceback" not in err, (argv, err)

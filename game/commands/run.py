@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 
 from game.engine import RULESETS, Level, PlanError, Result, parse_plan, simulate
 from game.engine.narration import num
-from game.inputs import InputError, decode, load_json, parse_json
+from game.inputs import MAX_BATCH_BYTES, InputError, decode, load_json, parse_json, read_bytes
 from game.levels import LevelError, load_level
 from game.replay import save_replay
 
@@ -100,10 +101,12 @@ def why_lines(diagnosis: dict[str, Any] | None) -> list[str]:
 def run_batch(path: Path, rules: str | None) -> int:
     """One result line per case; a case that cannot run gets an error line and the batch goes on."""
     try:
-        with path.open("rb") as f:
-            raw_lines = list(f)
-    except OSError as e:
-        print(f"error: {path}: cannot read the file ({e.strerror or e})", file=sys.stderr)
+        raw_lines = list(io.BytesIO(read_bytes(path, MAX_BATCH_BYTES)))  # lines as a file gives them
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if not any(raw.strip() for raw in raw_lines):
+        print(f"error: {path}: no cases (one JSON object a line)", file=sys.stderr)
         return 2
     cache: dict[tuple, Level] = {}
     for n, raw in enumerate(raw_lines, 1):

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from game.inputs import MAX_LEVEL_BYTES, InputError, load_json
 from game.levels.task import DIFFICULTY
 
 TASK_PATH = re.compile(r"(?P<cat>[a-z]+)/seed_(?P<seed>\d+)/orders_num_(?P<n>\d+)\.json$")
@@ -144,11 +145,9 @@ def task_id_from_path(path: Path) -> tuple[str, dict[str, Any]]:
 def load_task(path: str | Path, agents: int = 2) -> AbstractTask:
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise AbstractError(f"{path}: cannot read the file ({e.strerror or e})") from None
-    except json.JSONDecodeError as e:
-        raise AbstractError(f"{path}: line {e.lineno}, column {e.colno}: not valid JSON ({e.msg})") from None
+        data = load_json(path, MAX_LEVEL_BYTES)  # a task is a level's size at most
+    except InputError as e:
+        raise AbstractError(str(e)) from None
     task_id, meta = task_id_from_path(path)
     return parse_task(data, task_id, agents, meta, str(path))
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import yaml
 
+from game.inputs import InputError, read_bytes
 from game.levels import LevelError, load_level
 from game.levels.ids import level_id
 
@@ -68,11 +69,9 @@ class Protocol:
 
 def _text(path: Path) -> Any:
     try:
-        raw = path.read_bytes()
-    except OSError as e:
-        raise SessionError(f"{path}: cannot read the protocol ({e.strerror or e})") from None
-    if len(raw) > MAX_BYTES:
-        raise SessionError(f"{path}: a protocol file of {len(raw)} bytes is too large")
+        raw = read_bytes(path, MAX_BYTES)
+    except InputError as e:
+        raise SessionError(f"cannot read the protocol: {e}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
