@@ -1076,6 +1076,49 @@ def test_a_fifo_device_or_folder_given_for_a_file_is_called_what_it_is(tmp_path,
         assert "NUL" not in err and "Traceback" not in err, (argv, err)
 
 
+@pytest.mark.parametrize("hostile", ["deep", "fifo"])
+def test_side_files_too_deep_or_a_fifo_are_passed_over_never_a_crash_or_a_wait(
+    tmp_path, monkeypatch, capsys, hostile
+):
+    """The files read beside the main ones (the remembered window size, a level's undo steps,
+    a study export's study.json, the ParaCook data's orders and human results) go through the
+    input boundary: nested 100,000 deep they once raised RecursionError, as a FIFO they waited."""
+    import os
+
+    from game import paths
+    from game.levels.paper import times_from_data
+    from game.report.study import not_attempted_in
+    from game.ui import window_size
+    from game.ui.editor import PlanEditor
+    from game.ui.play.history import history_path, load_history
+
+    monkeypatch.setenv(paths.ENV_DATA, str(tmp_path / "data"))
+
+    def plant(path: Path) -> Path:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.mkfifo(path) if hostile == "fifo" else path.write_text("[" * 100_000)
+        return path
+
+    level = load_level(LEVEL_FILE)
+    paracook = tmp_path / "paracook"
+    plant(paracook / "orders.json")
+    (paracook / "maps").mkdir()
+    before = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("blocked reading a FIFO"))
+    signal.alarm(300)  # a reader that blocks on a FIFO fails here instead of hanging the run
+    try:
+        assert window_size.load_remembered(plant(tmp_path / "win" / window_size.FILE).parent) is None
+        plant(history_path(level))
+        assert load_history(level, PlanEditor(level)) is False
+        assert not_attempted_in([plant(tmp_path / "export" / "study.json")]) == []
+        assert times_from_data(paracook) == []
+        code = main(["levels", "import-paracook", str(paracook), "--out", str(tmp_path / "imported")])
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+    err = capsys.readouterr().err  # deep: the file and its depth; a FIFO: not the orders.json a folder needs
+    assert code == 2 and ("orders.json: line 1: nested deeper" in err or "needs maps/ and orders.json" in err)
+
+
 def test_the_frame_cap_counts_the_hold_frames(tmp_path, capsys):
     from game.engine import parse_plan, simulate
     from game.replay import save_replay

@@ -7,11 +7,11 @@ orders_num_<n>.yaml, whose kitchen is the map tile for tile (level.to_paracook_m
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
+from game.inputs import InputError, load_json
 from game.storage import write_atomic
 
 from .catalog import dish_name, load_catalog, resolve_orders
@@ -28,12 +28,9 @@ ORDERS_KEY = re.compile(r"(?P<prefix>.+/seed_\d+)/orders_num_(?P<orders>\d+)$")
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise LevelError(str(path), [f"cannot read the file ({e.strerror or e})"]) from None
-    except json.JSONDecodeError as e:
-        where = f"line {e.lineno}, column {e.colno}"
-        raise LevelError(str(path), [f"{where}: not valid JSON ({e.msg})"]) from None
+        return load_json(path)
+    except InputError as e:
+        raise LevelError(str(path), [str(e).removeprefix(f"{path}: ")]) from None
 
 
 def recipe_problems(src: Path) -> list[str]:

@@ -18,6 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from game.engine import Level
+from game.inputs import InputError, load_json
 from game.storage import write_atomic
 
 from .errors import LevelError
@@ -52,8 +53,8 @@ def task_digest(level: Level) -> str:
 
 def _human_time(path: Path) -> float | None:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = load_json(path)
+    except InputError:
         return None
     ok = isinstance(data, dict) and data.get("done") is True
     t = data.get("time") if ok else None
@@ -65,8 +66,8 @@ def times_from_data(root: Path) -> list[HumanTime]:
     from . import load_level
 
     try:
-        orders = json.loads((root / "orders.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        orders = load_json(root / "orders.json")
+    except InputError:
         return []
     out: list[HumanTime] = []
     for f in sorted((root / "human").glob("*/seed_*/agent_num_*/orders_num_*.json")):
@@ -109,7 +110,7 @@ def read_index(folder: Path) -> list[HumanTime]:
 @lru_cache(maxsize=8)
 def _read_index(path: str, _stamp: int) -> tuple[HumanTime, ...]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = load_json(path)
         return tuple(
             HumanTime(str(t["id"]), float(t["time"]), str(t["digest"]))
             for t in data.get("tasks", [])

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.inputs import finite
+from game.inputs import InputError, finite, load_json
 from game.report.metrics import CONFIDENCE, Run, _cell
 
 from .study_conditions import COMPARED, COMPARED_HEAD, SHARED, ConditionRow, Difference, compare_conditions
@@ -301,8 +301,8 @@ def not_attempted_in(paths: list[Path]) -> list[tuple[str, str]]:
         marks = [top] if top.name == "study.json" else sorted(top.rglob("study.json")) if top.is_dir() else []
         for mark in marks:
             try:
-                data = json.loads(mark.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+                data = load_json(mark)
+            except InputError:
                 continue
             levels = data.get("levels") if isinstance(data, dict) else None
             who = str(data.get("label") or data.get("participant") or "?") if isinstance(data, dict) else "?"

@@ -10,6 +10,8 @@ import json
 import os
 from pathlib import Path
 
+from game.inputs import MAX_LEVEL_BYTES, InputError, load_json
+
 PRESETS = ((1600, 1000), (1440, 900), (1280, 800), (1024, 700))
 SMALLEST = PRESETS[-1]  # the layouts are made down to this size
 DECOR = 40  # room left for a title bar and a panel above or below a preset window
@@ -44,9 +46,9 @@ def _path(folder: Path) -> Path:
 
 def load_remembered(folder: Path) -> tuple[int, int] | None:
     try:
-        data = json.loads(_path(folder).read_text(encoding="utf-8"))
+        data = load_json(_path(folder), MAX_LEVEL_BYTES)
         w, h = data["size"]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (InputError, ValueError, KeyError, TypeError):
         return None
     ok = all(type(v) is int and SMALLEST[i] <= v <= 16384 for i, v in enumerate((w, h)))
     return (w, h) if ok else None

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from game.engine import Level
+from game.inputs import InputError, load_json
 from game.storage import write_atomic
 from game.ui import store
 from game.ui.editor import EditorState, PlanEditor, pack_history
@@ -28,7 +29,7 @@ def load_history(level: Level, editor: PlanEditor) -> bool:
     """Give the editor its saved undo steps; False when there are none that fit."""
     path = history_path(level)
     try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        data: Any = load_json(path)
+    except InputError:  # damaged, too deep, too large: the plan is what matters
         return False
     return editor.load_history(data)
