@@ -149,6 +149,25 @@ def test_a_failed_episode_returns_minus_t_max():
     assert total == -env.penalty_total
 
 
+@pytest.mark.parametrize("bad", [-1, 37, 10**9, 1.5, float("nan"), "3", True, None])
+def test_an_action_outside_the_space_is_refused_never_read_as_another(bad):
+    """-1 once ran the last action (Python's negative index) and 1.5 ran action 1; an index the
+    space does not hold is refused with the agent, the value and the range, and nothing runs."""
+    env = parallel_env(TWO_COOKS)
+    env.reset(seed=0)
+    assert env.table.size == 37  # 0 keep going, 16 floor tiles, 5 stations twice, Wait 1-10
+    with pytest.raises(ValueError, match=r"agent1's action must be a whole number from 0 to 36 .*, not "):
+        env.step({"agent1": bad, "agent2": 0})
+    assert env.stepper.now == 0 and env.plan() == {"agent1": [], "agent2": []}
+    with pytest.raises(ValueError, match="no agent agent3 in this level"):
+        env.step({"agent3": 0})
+    team = gymnasium.make(ENV_ID, level=TWO_COOKS)
+    team.reset(seed=0)
+    for action in ([bad, 0], [0], [[0, 0]], [[0], 0]):
+        with pytest.raises(ValueError, match="agent1's action must be|one index per agent"):
+            team.step(action)
+
+
 def _example(name: str):
     import importlib.util
 

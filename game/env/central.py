@@ -38,7 +38,12 @@ class CentralKitchenEnv(gym.Env):
         return self._team(obs), self._info(infos)
 
     def step(self, action):
-        actions = {a: int(action[i]) for i, a in enumerate(self.agent_names)}
+        if _ndim(action) != 1 or len(action) != len(self.agent_names):
+            raise ValueError(
+                f"the action must hold one index per agent ({len(self.agent_names)}), not {action!r}"[:300]
+            )
+        values = action.tolist() if isinstance(action, np.ndarray) else list(action)  # each as given
+        actions = dict(zip(self.agent_names, values, strict=True))
         obs, rewards, terms, truncs, infos = self.inner.step(actions)
         reward = float(next(iter(rewards.values()), 0.0))
         terminated = any(terms.values())
@@ -70,3 +75,10 @@ class CentralKitchenEnv(gym.Env):
         if "result" in infos[names[0]]:
             info["result"] = infos[names[0]]["result"]
         return info
+
+
+def _ndim(value: Any) -> int:
+    try:
+        return int(np.ndim(value))
+    except ValueError:  # a ragged list: not one index per agent
+        return -1

@@ -13,6 +13,7 @@ its pOCT share: OCT for a served level, T_max for a failed one.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -87,8 +88,16 @@ class KitchenParallelEnv(ParallelEnv):
         if not self.agents:
             raise RuntimeError("the episode is over: call reset()")
         start = self.stepper.now
+        if not isinstance(actions, Mapping):
+            raise TypeError(f"actions must map agent names to action indices, not {type(actions).__name__}")
+        unknown = sorted(str(a) for a in actions if a not in self.possible_agents)
+        if unknown:
+            raise ValueError(
+                f"no agent {', '.join(unknown)} in this level (agents: {', '.join(self.possible_agents)})"
+            )
+        chosen = {agent: self._index(agent, value) for agent, value in actions.items()}  # all checked
         if self.deciding is not None:
-            index = int(actions.get(self.deciding.name, KEEP_GOING))
+            index = chosen.get(self.deciding.name, KEEP_GOING)
             self.stepper.give(self.table.action(index) or WAIT_ONE)
             self.deciding = self.stepper.decider()
         elapsed = self.stepper.now - start
@@ -108,6 +117,17 @@ class KitchenParallelEnv(ParallelEnv):
         if self.render_mode == "human":
             self.render()
         return obs, rewards, terminations, truncations, infos
+
+    def _index(self, agent: str, value: Any) -> int:
+        """An agent's action as an index of its space: a whole number (numpy's too) in range; a
+        negative, fractional or other value is refused, never read as another action."""
+        whole = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+        if not whole or not 0 <= value < self.table.size:
+            raise ValueError(
+                f"{agent}'s action must be a whole number from 0 to {self.table.size - 1} "
+                f"(an index of its action space), not {value!r}"[:300]
+            )
+        return int(value)
 
     def plan(self) -> dict[str, list[dict[str, Any]]]:
         """The queues run so far, as a plan file: `main.py run LEVEL plan.json` gives this run."""
