@@ -168,6 +168,26 @@ def test_an_action_outside_the_space_is_refused_never_read_as_another(bad):
             team.step(action)
 
 
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"max_wait": 10**9}, "max_wait must be a whole number from 1 to 1,000"),  # once a hang
+        ({"max_wait": -1}, "max_wait must be"),
+        ({"max_wait": 1.5}, "max_wait must be"),
+        ({"max_wait": True}, "max_wait must be"),
+        ({"max_time": float("nan")}, "max_time must be a number above 0 and at most 1,000,000"),
+        ({"max_time": float("inf")}, "max_time must be"),
+        ({"max_time": -5}, "max_time must be"),
+        ({"render_mode": "bogus"}, "render_mode must be None or one of rgb_array, human"),
+    ],
+)
+def test_options_out_of_range_are_refused_before_anything_is_built(options, words):
+    with pytest.raises(ValueError, match=words):
+        parallel_env(TWO_COOKS, **options)
+    with pytest.raises(ValueError, match=words):
+        gymnasium.make(ENV_ID, level=TWO_COOKS, **options)
+
+
 def _example(name: str):
     import importlib.util
 

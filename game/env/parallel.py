@@ -22,6 +22,7 @@ from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
 from game.engine import Action, Level, simulate
+from game.engine.limits import MAX_TIME
 from game.engine.metrics import t_max
 from game.planners.llm.describe import state_text
 
@@ -30,6 +31,26 @@ from .observe import Observer
 from .stepper import Stepper
 
 WAIT_ONE = Action("Wait", duration=1)
+
+
+MAX_WAIT_OPTION = 1_000  # the longest Wait an action space holds (each length is an action)
+
+
+def _check_options(max_wait: Any, max_time: Any, render_mode: Any) -> None:
+    """The options' ranges, checked before anything is built (a huge max_wait is a huge space)."""
+    whole = isinstance(max_wait, int | np.integer) and not isinstance(max_wait, bool | np.bool_)
+    if not whole or not 1 <= max_wait <= MAX_WAIT_OPTION:
+        raise ValueError(
+            f"max_wait must be a whole number from 1 to {MAX_WAIT_OPTION:,}, not {max_wait!r}"[:200]
+        )
+    number = isinstance(max_time, int | float | np.number) and not isinstance(max_time, bool | np.bool_)
+    if max_time is not None and not (number and 0 < max_time <= MAX_TIME):
+        raise ValueError(
+            f"max_time must be a number above 0 and at most {MAX_TIME:,}, not {max_time!r}"[:200]
+        )
+    if render_mode not in (None, *KitchenParallelEnv.metadata["render_modes"]):
+        modes = ", ".join(KitchenParallelEnv.metadata["render_modes"])
+        raise ValueError(f"render_mode must be None or one of {modes}, not {render_mode!r}"[:200])
 
 
 def load(level: Level | str | Path, rules: str | None) -> tuple[Level, str]:
@@ -52,6 +73,7 @@ class KitchenParallelEnv(ParallelEnv):
         render_mode: str | None = None,
         text: bool = True,
     ):
+        _check_options(max_wait, max_time, render_mode)
         self.level, self.rules = load(level, rules)
         self.max_time = float(max_time) if max_time is not None else float(t_max(self.level))
         self.render_mode = render_mode
