@@ -152,3 +152,11 @@ def test_the_budget_is_work_so_a_larger_kitchen_gets_fewer_decodes_of_the_same_s
         assert budget <= search.work < budget + search.work / search.used * 20
     again = searched("burrito", 2, 3, budget)  # the same work, decode for decode
     assert (again.used, again.work, again.best_cost) == (large.used, large.work, large.best_cost)
+
+
+@pytest.mark.parametrize("limit", [float("nan"), float("inf"), 1e308, 0, -1, True, "5"])
+def test_a_time_limit_out_of_range_is_refused_by_the_python_api(limit):
+    """The command line checks --time-limit; `solve` itself refuses what would overflow its
+    budget (inf once raised OverflowError) or mean nothing (NaN, 0, a negative)."""
+    with pytest.raises(ValueError, match=r"time_limit must be a number of seconds above 0 and at most 86400"):
+        solve(load_level(ROOT / "levels/tutorial/01_first_salad.yaml"), time_limit=limit)

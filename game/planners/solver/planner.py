@@ -18,6 +18,7 @@ from .partner import Partner
 from .schedule import Found, Search, build_tasks, ground, level_seed
 
 DEFAULT_TIME_LIMIT = 10.0
+MAX_TIME_LIMIT = 86_400.0  # a day: a longer limit is a typing mistake (and would overflow the budget)
 # seconds one unit of the schedule search's work takes (`Decoder.best_way`: one way of doing a
 # task weighed), fitted on 36 suite levels of every size, from one agent and one order to three
 # agents and four orders, on a 2-core machine (the real cost is within 0.66-1.28 x the fit on
@@ -465,6 +466,11 @@ def solve(
     schedule search alone has all of it). `fixed` keeps those agents' queues as given and plans
     the others around them (see `Planner`); with it, `hint` (an earlier
     plan, e.g. the partner's before the person's last edit) is tried first for the others."""
+    number = isinstance(time_limit, int | float) and not isinstance(time_limit, bool)
+    if not (number and 0 < time_limit <= MAX_TIME_LIMIT):  # NaN fails too
+        raise ValueError(
+            f"time_limit must be a number of seconds above 0 and at most {MAX_TIME_LIMIT:g}, not {time_limit!r}"
+        )
     # a first report before the bound is worked out (a second or more), so that a progress bar
     # starts from nothing instead of guessing from the clock
     stop = progress is not None and progress(Progress(0, 0, None, None, 0.0)) is False
