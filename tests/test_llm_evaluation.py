@@ -417,7 +417,7 @@ def test_human24_without_the_import_is_refused_with_the_command(llm_server, tmp_
     monkeypatch.setenv("PARACOOK_KITCHEN_DATA", str(tmp_path / "data"))
     assert main(llm_args(llm_server, tmp_path / "run", ["human24"])) == 2
     err = capsys.readouterr().err
-    assert "python main.py levels import-paracook" in err and "suite24" in err
+    assert "paracook-kitchen levels import-paracook" in err and "suite24" in err
     assert not llm_server.requests and not (tmp_path / "run" / "run.json").exists()
     assert main(["levels", "list"]) == 0
     listed = capsys.readouterr().out

@@ -89,7 +89,7 @@ def human_study_levels(folder: Path | None = None) -> list[Path]:
         raise NotInstalled(
             f"human24 is the paper's 24 human-study tasks, and {len(missing)} of them are not "
             f"installed in {folder} (e.g. {missing[0].relative_to(folder)}); install them with "
-            "`python main.py levels import-paracook PATH/TO/ParaCook/data` (`suite24` names the "
+            "`paracook-kitchen levels import-paracook PATH/TO/ParaCook/data` (`suite24` names the "
             "generated two-agent tasks, which are other kitchens)"
         )
     return paths
