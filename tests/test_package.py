@@ -120,3 +120,25 @@ def test_the_version_comes_from_one_place():
     assert out.returncode == 0 and out.stdout.strip() == f"paracook-kitchen {game.__version__}"
     pyproject = (ROOT / "pyproject.toml").read_text()
     assert 'dynamic = ["version"]' in pyproject and "game.__version__" in pyproject
+
+
+@pytest.mark.parametrize(
+    "spec", ["burger/seed_42/agent_num_2/orders_num_2", "paracook/burger/seed_42/agent_num_2/orders_num_2"]
+)
+def test_a_task_id_not_imported_says_how_to_import_it(tmp_path, monkeypatch, spec):
+    """Not 'cannot read the file': the id is a ParaCook task's, and the data folder lacks it."""
+    monkeypatch.setenv(paths.ENV_DATA, str(tmp_path))
+    with pytest.raises(LevelError) as e:
+        load_level(spec)
+    text = str(e.value)
+    assert (
+        f"the paper's task burger/seed_42/agent_num_2/orders_num_2 is not imported in {tmp_path / 'paracook'}"
+        in text
+    )
+    assert (
+        "levels import-paracook" in text and "`suite/burger/seed_42/agent_num_2/orders_num_2` names" in text
+    )
+    assert "No such file" not in text
+    with pytest.raises(LevelError) as e:  # a seed the suite lacks: no twin to point to
+        load_level("salad/seed_7/agent_num_2/orders_num_2")
+    assert "is not imported" in str(e.value) and "suite/" not in str(e.value)

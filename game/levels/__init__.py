@@ -6,10 +6,11 @@ from pathlib import Path
 
 from game.engine import Level
 from game.inputs import MAX_LEVEL_BYTES, InputError, parse_json, read_text
+from game.paths import data_dir
 
 from .catalog import LEVELS_DIR, dish_name, load_catalog, resolve_orders
 from .errors import LevelError
-from .ids import resolve
+from .ids import IMPORTED, missing_task, resolve
 from .paracook import level_from_paracook
 from .validate import check_level
 
@@ -25,7 +26,7 @@ def load_level(
     try:
         text = read_text(path, MAX_LEVEL_BYTES)
     except InputError as e:
-        raise LevelError(source, [_folder_named(given) or str(e).removeprefix(f"{source}: ")]) from None
+        raise LevelError(source, [_missing(given) or str(e).removeprefix(f"{source}: ")]) from None
     if path.suffix.lower() in (".yaml", ".yml"):
         from .format import level_from_yaml
 
@@ -50,8 +51,20 @@ def load_level(
     return level
 
 
-def _folder_named(given: str | Path) -> str | None:
-    """What to say when a level was wanted and `given` names a folder of them by its id."""
+def _missing(given: str | Path) -> str | None:
+    """What to say when a level was wanted and `given` names no file: a folder of levels by its
+    id, or a ParaCook task that is not imported; None for anything else."""
+    task = missing_task(given)
+    if task is not None:
+        twin = (
+            f"; `suite/{task}` names the generated task of that id"
+            if resolve(f"suite/{task}").is_file()
+            else ""
+        )
+        return (
+            f"the paper's task {task} is not imported in {data_dir() / IMPORTED} "
+            f"(`paracook-kitchen levels import-paracook PATH/TO/ParaCook/data` imports them{twin})"
+        )
     if resolve(given).exists() or not resolve(given, folders=True).is_dir():
         return None
     return (

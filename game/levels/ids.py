@@ -11,11 +11,13 @@ A path that exists always wins over an id.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from game.paths import LEVELS_DIR, data_dir
 
 IMPORTED = "paracook"  # the data folder's sub-folder `levels import-paracook` writes to
+TASK_ID = re.compile(r"(paracook/)?(?P<task>[a-z_]+/seed_\d+/agent_num_\d+/orders_num_\d+)")
 
 
 def id_roots() -> list[tuple[Path, str]]:
@@ -67,3 +69,12 @@ def level_id(path: Path) -> str | None:
             continue
         return prefix + rel.with_suffix("").as_posix()
     return None
+
+
+def missing_task(spec: str | Path) -> str | None:
+    """The task id `spec` names when it is a ParaCook task's id (`paracook/<task>` or `<task>`)
+    that is not imported; None otherwise."""
+    m = TASK_ID.fullmatch(Path(spec).as_posix().removeprefix("./"))
+    if m is None or _exists(Path(spec)) or resolve(spec) != Path(spec):
+        return None
+    return m["task"]
