@@ -263,6 +263,14 @@ def backup(path: str | Path) -> Path | None:
     return target
 
 
+def failed_path(e: OSError, target: str | Path) -> str | Path:
+    """What to name for a failed write of `target`: the file or folder the system named, unless
+    that is the temporary file beside `target` (`.name.XXXX.part`), which the user never chose."""
+    if e.filename and not Path(e.filename).name.startswith(f".{Path(target).name}."):
+        return e.filename
+    return target
+
+
 def disk_message(e: OSError, target: str | Path, kept: str = "") -> str:
     """One line for a failed write: the file, the reason (`No space left on device`) and what
     was kept."""

@@ -900,6 +900,17 @@ def test_a_run_folder_that_cannot_be_made_is_named_before_any_work(tmp_path, cap
     assert blocker.read_text() == "mine"
 
 
+@pytest.mark.parametrize("option", ["--out", "--replay"])
+def test_solve_names_the_file_it_was_given_not_its_temporary_one(tmp_path, capsys, option):
+    taken = tmp_path / "plan.json"
+    taken.mkdir()  # a folder where the file should go: the rename onto it fails
+    assert main(["solve", str(LEVEL_FILE), option, str(taken), "--time-limit", "0.5", "--no-progress"]) == 1
+    captured = capsys.readouterr()
+    assert f"solve: cannot write {taken}: Is a directory; the plan is printed below" in captured.err
+    assert ".part" not in captured.err and json.loads(captured.out.splitlines()[-1])["agent1"]
+    assert [p.name for p in tmp_path.iterdir()] == ["plan.json"]  # no temporary file left
+
+
 def test_autosave_and_study_on_a_full_disk_keep_the_last_good_copy(tmp_path, small_disk, monkeypatch):
     from game.engine import parse_plan
     from game.study.persist import new_session

@@ -321,6 +321,17 @@ def test_plot(paracook_dir: Path, tmp_path: Path):
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 10_000
 
 
+@pytest.mark.parametrize("name", ["plot", "plot.jpg", "plot.part"])
+def test_a_plot_name_it_cannot_write_is_refused_before_the_table(tmp_path: Path, capsys, name):
+    """A name without .png, .svg or .pdf once ended in matplotlib's traceback (it read the format
+    from the temporary file's '.part'); it is refused first, and nothing is written."""
+    _result_file(tmp_path, "a.json", model="m1", method="cot")
+    assert main(["report", str(tmp_path / "a.json"), "--plot", str(tmp_path / name)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"--plot {tmp_path / name}: give a .png, .svg, .pdf file name" in err
+    assert not (tmp_path / name).exists() and "Traceback" not in err
+
+
 def test_plot_without_matplotlib(paracook_dir: Path, tmp_path: Path, monkeypatch, capsys):
     import sys
 

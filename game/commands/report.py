@@ -24,6 +24,7 @@ from game.report.paper import PAPER_FORMATS, paper_table, parse_metrics, rows_to
 from game.storage import disk_message, write_through
 
 PLOT_EXTRA = 'pip install -e ".[plot]"'
+PLOT_FORMATS = (".png", ".svg", ".pdf")  # what --plot writes (matplotlib picks by the name)
 NAME = "report"
 HELP = "Score result files (SR, PR, pOCT, nOCT, pMD, AU with 95% intervals)."
 TABLE_FORMATS = (*sorted(FORMATS), "latex")
@@ -87,6 +88,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plot and Path(args.plot).suffix.lower() not in PLOT_FORMATS:
+        print(f"report: --plot {args.plot}: give a {', '.join(PLOT_FORMATS)} file name", file=sys.stderr)
+        return 2
     if args.plot and importlib.util.find_spec("matplotlib") is None:
         print(f"report: --plot needs matplotlib: {PLOT_EXTRA}", file=sys.stderr)
         return 2

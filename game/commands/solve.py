@@ -15,7 +15,7 @@ from game.engine import RULESETS
 from game.inputs import InputError, read_fixed
 from game.levels import LevelError, load_level
 from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, Unsolvable, lower_bound, solve
-from game.storage import disk_message, folder_message, write_json_atomic
+from game.storage import disk_message, failed_path, folder_message, write_json_atomic
 
 NAME = "solve"
 HELP = "Plan a level with the built-in planner; print OCT, its lower bound and the gap."
@@ -138,17 +138,18 @@ def run(args: argparse.Namespace) -> int:
         from game.planners.solver.proven import with_exact
 
         sol, outcome = with_exact(sol)
+    target = args.out
     try:
         if args.out and sol.done:
             write_json(Path(args.out), sol.plan)
+        target = args.replay
         if args.replay and sol.done:
             from game.replay import save_replay
 
             save_replay(args.replay, level, _parsed(sol), sol.result, source(sol, args.time_limit))
     except OSError as e:
-        print(
-            f"solve: {disk_message(e, e.filename or args.out, 'the plan is printed below')}", file=sys.stderr
-        )
+        where = failed_path(e, target)
+        print(f"solve: {disk_message(e, where, 'the plan is printed below')}", file=sys.stderr)
         print(json.dumps(sol.plan))
         return 1
     if args.json:
@@ -350,7 +351,7 @@ def solve_one(job: tuple) -> tuple[str, bool, str]:
         return (
             job[0],
             False,
-            f"{job[0]}: not saved ({disk_message(e, e.filename or out_of(job))}; run again to retry)",
+            f"{job[0]}: not saved ({disk_message(e, failed_path(e, out_of(job)))}; run again to retry)",
         )
     except ValueError as e:
         return job[0], False, f"{job[0]}: not saved ({e})"
