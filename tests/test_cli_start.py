@@ -75,7 +75,10 @@ def test_plot_without_matplotlib_names_the_extra(monkeypatch, capsys, tmp_path):
     args = argparse.Namespace(results=[str(tmp_path)], by="difficulty", format="md", plot="x.png")
     assert report.run(args) == 2
     err = capsys.readouterr().err.strip()
-    assert err == 'report: --plot needs matplotlib: pip install -e ".[plot]"'
+    assert (
+        err
+        == 'report: --plot needs matplotlib: pip install "paracook-kitchen[plot]" (in a clone: pip install -e ".[plot]")'
+    )
 
 
 def test_unknown_command_is_a_usage_error(capsys):

@@ -23,7 +23,7 @@ from game.report.metrics import (
 from game.report.paper import PAPER_FORMATS, paper_table, parse_metrics, rows_to_latex
 from game.storage import disk_message, write_through
 
-PLOT_EXTRA = 'pip install -e ".[plot]"'
+PLOT_EXTRA = 'pip install "paracook-kitchen[plot]" (in a clone: pip install -e ".[plot]")'
 PLOT_FORMATS = (".png", ".svg", ".pdf")  # what --plot writes (matplotlib picks by the name)
 NAME = "report"
 HELP = "Score result files (SR, PR, pOCT, nOCT, pMD, AU with 95% intervals)."
