@@ -36,10 +36,14 @@ WAIT_ONE = Action("Wait", duration=1)
 MAX_WAIT_OPTION = 1_000  # the longest Wait an action space holds (each length is an action)
 
 
+def _whole(value: Any) -> bool:
+    """An int (numpy's too), not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
 def _check_options(max_wait: Any, max_time: Any, render_mode: Any) -> None:
     """The options' ranges, checked before anything is built (a huge max_wait is a huge space)."""
-    whole = isinstance(max_wait, int | np.integer) and not isinstance(max_wait, bool | np.bool_)
-    if not whole or not 1 <= max_wait <= MAX_WAIT_OPTION:
+    if not _whole(max_wait) or not 1 <= max_wait <= MAX_WAIT_OPTION:
         raise ValueError(
             f"max_wait must be a whole number from 1 to {MAX_WAIT_OPTION:,}, not {max_wait!r}"[:200]
         )
@@ -143,8 +147,7 @@ class KitchenParallelEnv(ParallelEnv):
     def _index(self, agent: str, value: Any) -> int:
         """An agent's action as an index of its space: a whole number (numpy's too) in range; a
         negative, fractional or other value is refused, never read as another action."""
-        whole = isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
-        if not whole or not 0 <= value < self.table.size:
+        if not _whole(value) or not 0 <= value < self.table.size:
             raise ValueError(
                 f"{agent}'s action must be a whole number from 0 to {self.table.size - 1} "
                 f"(an index of its action space), not {value!r}"[:300]
