@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import subprocess
 import sys
 
@@ -85,3 +86,16 @@ def test_unknown_command_is_a_usage_error(capsys):
     with pytest.raises(SystemExit) as e:
         main(["cook"])
     assert e.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("driver", [None, ""])
+def test_play_without_a_display_says_so_instead_of_waiting_unseen(tmp_path, driver):
+    """With no DISPLAY, SDL falls back to its offscreen driver: the window opened unseen and the
+    program waited for input forever. An empty SDL_VIDEODRIVER raised pygame's error."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env |= {"PARACOOK_KITCHEN_DATA": str(tmp_path)} | ({} if driver is None else {"SDL_VIDEODRIVER": driver})
+    argv = [sys.executable, "-m", "game.cli", "play", "tutorial/01_first_salad"]
+    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert "error: no display to open a window on" in out.stderr and "Traceback" not in out.stderr
+    assert "paracook-kitchen export" in out.stderr

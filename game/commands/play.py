@@ -60,14 +60,18 @@ def parse_size(text: str | None) -> tuple[int, int] | None:
 
 
 def open_window(level, plan, size) -> int:
-    from game.ui.app import MIN_SIZE, App, open_window
+    from game.ui.app import MIN_SIZE, App, NoDisplay, open_window
     from game.ui.play import PlayScreen
     from game.ui.screens.browser import BrowserScreen
 
     asked = size
     if size is not None:
         size = (max(MIN_SIZE[0], size[0]), max(MIN_SIZE[1], size[1]))
-    surface = open_window(size)
+    try:
+        surface = open_window(size)
+    except NoDisplay as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     size = surface.get_size()
     if level is None:
         screen = BrowserScreen(size=size)

@@ -85,11 +85,11 @@ def run(args: argparse.Namespace) -> int:
         return no_window(why, paths[0])
     import pygame
 
-    from game.ui.app import MIN_SIZE, App, open_window
+    from game.ui.app import MIN_SIZE, App, NoDisplay, open_window
 
     try:
         surface = open_window(size, "ParaCook Kitchen - replay")
-    except pygame.error as e:
+    except (pygame.error, NoDisplay) as e:
         return no_window(f"no window could be opened ({e})", paths[0])
     _keep_minimum_size(MIN_SIZE)
     if len(replays) == 2:

@@ -109,7 +109,7 @@ def cmd_session(args: argparse.Namespace) -> int:
     from game.study.persist import SessionStore, unfinished_sessions
     from game.study.session import SessionError
     from game.ui import store
-    from game.ui.app import App, open_window
+    from game.ui.app import App, NoDisplay, open_window
     from game.ui.screens.study import StudyIntroScreen, StudySetupScreen, open_session, studies_dir
 
     try:
@@ -157,7 +157,11 @@ def cmd_session(args: argparse.Namespace) -> int:
             screen_factory = lambda: StudyIntroScreen(session_store, None, size)  # noqa: E731
     else:
         screen_factory = lambda: StudySetupScreen(files, None, size, root)  # noqa: E731
-    surface = open_window(size)
+    try:
+        surface = open_window(size)
+    except NoDisplay as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     App(screen_factory(), surface, remember=size is None).run()
     return 0
 

@@ -31,6 +31,28 @@ SETTLE_S = 1.5  # after input, keep drawing this long: widget hovers and tooltip
 MAX_DT = 0.25  # after a long sleep, time moves on by at most this much in one frame
 
 
+NO_DISPLAY_HELP = (
+    "the windows need a desktop session or a virtual display (Xvfb); "
+    "`paracook-kitchen export` renders a replay without one"
+)
+
+
+class NoDisplay(RuntimeError):
+    """There is no screen to open a window on."""
+
+
+def init_display() -> None:
+    """Start SDL's video, or raise NoDisplay: with no display SDL may fall back to its offscreen
+    driver, where a window opens unseen and the program waits for input that never comes."""
+    try:
+        pygame.display.init()
+    except pygame.error as e:
+        raise NoDisplay(f"no display to open a window on ({e}); {NO_DISPLAY_HELP}") from None
+    if pygame.display.get_driver() == "offscreen" and os.environ.get("SDL_VIDEODRIVER") != "offscreen":
+        pygame.display.quit()
+        raise NoDisplay(f"no display to open a window on (DISPLAY is not set); {NO_DISPLAY_HELP}")
+
+
 class Screen(Protocol):
     def handle(self, event: pygame.event.Event) -> None: ...
 
@@ -51,7 +73,7 @@ def desktop_size() -> tuple[int, int] | None:
 def window_size(size: tuple[int, int] | None = None) -> tuple[int, int]:
     """The size to open at: the one asked for kept within the screen, else the remembered one if
     it fits, else the largest preset that fits (game/ui/window_size.py)."""
-    pygame.display.init()
+    init_display()
     desktop = desktop_size()
     if size is not None:
         return clamp_to(size, desktop)
@@ -60,7 +82,7 @@ def window_size(size: tuple[int, int] | None = None) -> tuple[int, int]:
 
 def open_window(size: tuple[int, int] | None = None, title: str = "ParaCook Kitchen") -> pygame.Surface:
     """Create (or reuse) the resizable main window, centred, at a size that fits the screen."""
-    pygame.display.init()  # not pygame.init(): the kitchen is silent, and audio init is noisy
+    init_display()  # not pygame.init(): the kitchen is silent, and audio init is noisy
     pygame.font.init()
     pygame.display.set_caption(title)
     os.environ.setdefault("SDL_VIDEO_CENTERED", "1")
