@@ -29,6 +29,11 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 ROOT = Path(__file__).resolve().parents[1]
+# How long a test waits for a background process (a planner job, a partner) before calling it a
+# hang: a bound on a hang, never a speed measurement. The planner's process runs at nice 10 so the
+# window comes first, and on a machine under full load it gets a twentieth of a core: a job that
+# takes 2 s on a quiet machine took over 120 s there.
+HANG_S = 900.0
 # PARACOOK_DIR points elsewhere when the repository is not next to the data (e.g. a second checkout)
 PARACOOK = Path(os.environ.get("PARACOOK_DIR") or ROOT.parent / "shared" / "paracook")
 REFERENCE_FIELDS = (

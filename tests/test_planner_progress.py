@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from conftest import HANG_S
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from job_planners import (
@@ -50,7 +51,7 @@ def data_home(tmp_path, monkeypatch):
     monkeypatch.setattr(strong, "solver_available", lambda: True)
 
 
-def run_job(job: PlannerJob, limit: float = 600.0) -> list[JobState]:
+def run_job(job: PlannerJob, limit: float = HANG_S) -> list[JobState]:
     """The job's states until it ends; `limit` only catches a hung job (the planner's budget,
     not the clock, ends its search, so a busy machine makes it slower, never different)."""
     states, start = [], time.monotonic()
@@ -102,7 +103,7 @@ def test_until_the_bound_is_known_the_words_say_it_is_being_worked_out():
     job = PlannerJob(salad_level(), "paracook", bounding_planner)
     try:
         start = time.monotonic()
-        while job.poll().progress.reports < 1 and time.monotonic() - start < 60:
+        while job.poll().progress.reports < 1 and time.monotonic() - start < HANG_S:
             time.sleep(0.02)
         state = job.poll()
         assert state.status == "running" and state.progress.reports == 1
@@ -210,7 +211,7 @@ def test_garbage_keeps_the_last_good_values_and_budget_gives_the_fraction():
 
 def test_the_job_survives_messages_it_cannot_read():
     job = PlannerJob(salad_level(), "paracook", sleeping_planner)
-    assert job.wait_started(120)
+    assert job.wait_started(HANG_S)
     mine, theirs = multiprocessing.Pipe(duplex=False)
     job._conn = mine
     for message in (
@@ -230,7 +231,7 @@ def test_the_job_survives_messages_it_cannot_read():
 
 
 # -- the window ---------------------------------------------------------------------------------------------------
-def wait_for_reports(d: Driver, n: int, limit: float = 60.0) -> None:
+def wait_for_reports(d: Driver, n: int, limit: float = HANG_S) -> None:
     start = time.monotonic()
     while d.screen.job.state.progress.reports < n and time.monotonic() - start < limit:
         d.step()
@@ -290,7 +291,7 @@ def test_the_window_redraws_only_when_the_progress_shown_changes():
     assert play.job.state.fraction == 0.25
     app, drawn, steps, start = d.app, d.app.frames, 0, time.monotonic()
     app.last_input = 0.0  # no input for long: the app's own loop may sleep
-    while play.job.state.progress.reports < 2 and time.monotonic() - start < 30:
+    while play.job.state.progress.reports < 2 and time.monotonic() - start < HANG_S:
         app.step()  # the real loop: it draws only when the screen says so
         steps += 1
     assert play.job.state.fraction == 0.75

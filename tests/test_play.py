@@ -6,6 +6,7 @@ import json
 
 import pygame
 import pytest
+from conftest import HANG_S
 from test_editor import salad_level
 
 from game.engine import Action
@@ -380,7 +381,7 @@ def broken_planner(level, rules):
     raise RuntimeError("no kitchen like this one")
 
 
-def wait_for_job(d: Driver, limit: float = 60.0) -> int:
+def wait_for_job(d: Driver, limit: float = HANG_S) -> int:
     """Run frames until the planner job ends; returns how many frames were drawn meanwhile."""
     import time
 
@@ -439,7 +440,7 @@ def test_strong_plan_can_be_cancelled_and_failures_are_told(monkeypatch):
     d.click_button(play.buttons["strong"])
     job = play.job
     d.step(3)
-    assert job.wait_started(120) and job.process.is_alive()
+    assert job.wait_started(HANG_S) and job.process.is_alive()
     d.click_button(play.buttons["strong"])  # now "Cancel plan"
     assert play.job is None and "cancelled" in play.message
     job.process.join(30)
@@ -456,7 +457,7 @@ def test_strong_plan_uses_the_real_planner_under_the_level_rules():
     level = tutorial(3).replace(rules="documented")
     d = Driver(lambda: PlayScreen(level, size=SIZE, restore=False))
     d.click_button(d.screen.buttons["strong"])
-    wait_for_job(d, 120)
+    wait_for_job(d)
     planner = d.screen.planner_editor
     assert planner.rules == "documented" and planner.result.done
     assert d.screen.card.title == f"Built-in planner: done in {planner.result.time:g}"

@@ -9,6 +9,7 @@ import time
 import partner_stand_ins as stand_in
 import pygame
 import pytest
+from conftest import HANG_S
 from test_editor import salad_level
 from test_play import SIZE, Driver
 
@@ -31,7 +32,7 @@ def partner_window(partner=stand_in.counting_partner, level=None) -> Driver:
     return d
 
 
-def settle(d: Driver, limit: float = 120.0) -> None:
+def settle(d: Driver, limit: float = HANG_S) -> None:
     """Run frames until the partner has nothing to do (its answer taken, or its failure told)."""
     start = time.monotonic()
     screen = d.screen
@@ -133,12 +134,12 @@ def test_a_replan_can_be_cancelled_and_the_queues_stay():
     mine = queue(d, "agent1")
     start_partner(d)
     start = time.monotonic()
-    while play.partner.state.status != "planning" and time.monotonic() - start < 60:
+    while play.partner.state.status != "planning" and time.monotonic() - start < HANG_S:
         d.step()
     assert play.toolbar.cancel.visible
     worker = play.partner.worker
     assert worker._proc is not None
-    while not worker._proc.started and time.monotonic() - start < 60:  # started off the window's thread
+    while not worker._proc.started and time.monotonic() - start < HANG_S:  # started off the window's thread
         d.step()
         time.sleep(0.01)
     assert worker._proc.started
