@@ -3,6 +3,7 @@ hang, nothing lost, no key leaked. The fuzzers here are CI-sized; benchmarks/fuz
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import re
@@ -759,6 +760,7 @@ def test_fuzz_result_files(tmp_path_factory, raw):
         (["llm", "--model", "m", "--levels", "x", "--temperature", "nan"], "argument --temperature"),
         (["llm", "--model", "m", "--levels", "x", "--rounds", "1" + "0" * 400], "argument --rounds: must be a whole number from 1 to 1,000"),
         (["play", "--size", "99999999999999999999x2"], "play: --size '99999999999999999999x2': expected WIDTHxHEIGHT"),
+        (["solve", "x.yaml", "--jobs", "1" + "0" * 400], "argument --jobs: must be a whole number from 1 to 64"),
         (["play", "--size", "20000x900"], "play: --size 20000x900: each side must be from 16 to 16,384 pixels"),
         (["study", "--size", "99999999999999999999x2"], "study: --size '99999999999999999999x2': expected"),
         (["replay", "r.json", "--size", "99999x2"], "each side must be from 16 to 16,384"),
@@ -770,11 +772,15 @@ def test_numeric_options_out_of_range_are_one_line(capsys, argv, needle):
     assert needle in err and "Traceback" not in err
 
 
-def test_jobs_beyond_the_cores_are_capped(capsys, monkeypatch):
+def test_jobs_are_taken_as_given_whatever_the_cores(monkeypatch):
+    """For one level --jobs is the number of searches, which decides the plan: a 2-core and an
+    8-core computer must run as many."""
     from game.commands import ranges
 
     monkeypatch.setattr(ranges, "cores", lambda: 2)
-    assert ranges.jobs("999999999999") == 2 and ranges.jobs("1") == 1
+    assert ranges.jobs("8") == 8 and ranges.jobs("1") == 1
+    with pytest.raises(argparse.ArgumentTypeError, match="from 1 to 64"):
+        ranges.jobs("65")
 
 
 # -- a full disk ---------------------------------------------------------------------------------------------

@@ -102,14 +102,18 @@ def test_a_cancelled_run_before_any_plan_says_so():
     assert not sol.done and "stopped" in sol.note
 
 
-def test_parallel_seeds_are_deterministic_and_never_worse_than_one():
+def test_parallel_seeds_are_deterministic_and_never_worse_than_one(monkeypatch):
+    import os
+
     level = generated(*SHARED)
     one = solve(level, time_limit=0.1)
     a = solve(level, time_limit=0.1, jobs=2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # one core: the two searches run in turn
     b = solve(level, time_limit=0.1, jobs=2)
-    assert a.plan == b.plan and a.oct == b.oct
+    assert a.plan == b.plan and a.oct == b.oct and a.evaluations == b.evaluations
     assert a.oct <= one.oct  # seed 0 of the two is the single run
     assert a.evaluations > one.evaluations
+    assert a.summary()["searches"] == 2 and "searches" not in one.summary()
 
 
 def test_cli_prints_progress_and_takes_jobs():
@@ -125,7 +129,7 @@ def test_cli_prints_progress_and_takes_jobs():
     lines = out.stderr.splitlines()
     assert lines[0].strip() == "working out the lower bound ..." and "best OCT" in lines[1]
     assert sum("lower bound ..." in line for line in lines) == 1
-    assert out.stdout.startswith("OCT ")
+    assert out.stdout.startswith("OCT ") and " schedules in 2 searches in " in out.stdout
 
 
 def test_the_budget_is_work_so_a_larger_kitchen_gets_fewer_decodes_of_the_same_search():

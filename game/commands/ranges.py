@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 MAX_WINDOW_SIDE = 16_384  # pixels; larger than any screen or video a user means
 MAX_SECONDS = 86_400.0  # a day: longer time limits and timeouts are typing mistakes
+MAX_JOBS = 64  # searches or levels at once; more is a typing mistake
 
 
 def number(low: float, high: float, *, whole: bool = False, above: bool = False) -> Callable[[str], float]:
@@ -50,8 +51,10 @@ def cores() -> int:
 
 
 def jobs(text: str) -> int:
-    """--jobs: a whole number from 1; more than the computer's cores is capped at them."""
-    return min(int(whole(1, 10**18)(text)), cores())
+    """--jobs: a whole number from 1 to `MAX_JOBS`, taken as given whatever the computer: for one
+    level it is the number of searches, so it decides the plan (`Planner`); the processes that
+    run at once are capped at the cores where they start."""
+    return int(whole(1, MAX_JOBS)(text))
 
 
 def size(text: str, low: tuple[int, int] = (16, 16), high: int = MAX_WINDOW_SIDE) -> tuple[int, int]:

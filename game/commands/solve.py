@@ -10,7 +10,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from game.commands.ranges import jobs, seconds
+from game.commands.ranges import cores, jobs, seconds
 from game.engine import RULESETS
 from game.inputs import InputError, read_fixed
 from game.levels import LevelError, load_level
@@ -56,8 +56,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=jobs,
         default=1,
         metavar="N",
-        help="processes: for one level, N searches with different seeds (the best wins; the same N "
-        "gives the same plan); with --suite, N levels at once; at most the computer's cores",
+        help="for one level, N searches with different seeds, in parallel processes (the best wins; "
+        "the same N gives the same plan on any computer; more than its cores take longer); with "
+        "--suite, N levels at once, at most the computer's cores",
     )
     p.add_argument(
         "--exact",
@@ -197,8 +198,15 @@ def source(sol: Solution, time_limit: float) -> dict[str, Any]:
         "lower_bound": sol.bound.value if sol.bound.finite else None,
         "gap": None if sol.gap is None else round(sol.gap, 4),
         "evaluations": sol.evaluations,
-        **sol.fixed_fields(),
+        **sol.run_fields(),
     }
+
+
+def _searched(sol: Solution) -> str:
+    n = sol.evaluations
+    what = ("engine run" if sol.extra.get("partner") else "schedule") + ("" if n == 1 else "s")
+    searches = sol.extra.get("searches", 1)
+    return f"{n:,} {what}" + (f" in {searches} searches" if searches > 1 else "")
 
 
 def describe(sol: Solution, args: argparse.Namespace) -> str:
@@ -214,8 +222,7 @@ def describe(sol: Solution, args: argparse.Namespace) -> str:
         f"  lower bound {sol.bound.value}, gap {sol.gap:.1%}"
         if sol.gap is not None
         else f"  lower bound {sol.bound.value}",
-        f"  searched {sol.evaluations} {'engine runs' if sol.extra.get('partner') else 'schedules'} "
-        f"in {sol.seconds:.1f} s",
+        f"  searched {_searched(sol)} in {sol.seconds:.1f} s",
     ]
     for agent in r.agent_progress:
         lines.append(
@@ -287,7 +294,7 @@ def run_suite(args: argparse.Namespace) -> int:
     failed = []
     try:
         if args.jobs > 1:
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            with ProcessPoolExecutor(max_workers=min(args.jobs, cores())) as pool:
                 for task_id, ok, line in pool.map(solve_one, jobs):
                     bar.update(1)
                     bar.set_postfix_str(line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -89,14 +90,16 @@ class Solution:
             "seconds": round(self.seconds, 3),
             "bound_terms": dict(self.bound.terms),
             "note": self.note,
-            **self.fixed_fields(),
+            **self.run_fields(),
         }
 
-    def fixed_fields(self) -> dict[str, Any]:
+    def run_fields(self) -> dict[str, Any]:
         """`fixed_agents` and `fixed` (their queues as given) of a plan made around fixed queues,
-        the names `llm --fix` results use, so that reports label the run."""
+        the names `llm --fix` results use, so that reports label the run; and `searches` of a
+        plan from more than one search (`jobs`), which decides the plan as the limit does."""
         fixed = self.extra.get("fixed")
-        return {"fixed_agents": list(fixed), "fixed": fixed} if fixed else {}
+        searches = {"searches": self.extra["searches"]} if "searches" in self.extra else {}
+        return searches | ({"fixed_agents": list(fixed), "fixed": fixed} if fixed else {})
 
 
 @dataclass(frozen=True)
@@ -381,7 +384,8 @@ class Planner:
         data = self.level.to_dict()
         args = [(data, self.rules, time_limit, self.seed_offset + k, self.bound) for k in range(self.jobs)]
         outcomes: dict[int, tuple] = {}
-        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+        # the searches, not the processes, decide the plan: more searches than cores queue up
+        with ProcessPoolExecutor(max_workers=min(self.jobs, os.cpu_count() or 1)) as pool:
             futures = {pool.submit(_one_search, *a): k for k, a in enumerate(args)}
             for fut in as_completed(futures):
                 outcomes[futures[fut]] = fut.result()
@@ -426,11 +430,12 @@ class Planner:
         )
 
     def _extra(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"searches": self.jobs} if self.jobs > 1 else {}
         if self.proof:
-            return {"exact": self.proof}
+            return extra | {"exact": self.proof}
         if self.partner is not None:  # what was fixed goes with every number made under it
-            return {"partner": True, "fixed": {a: list(q) for a, q in self.partner.raw.items()}}
-        return {}
+            return extra | {"partner": True, "fixed": {a: list(q) for a, q in self.partner.raw.items()}}
+        return extra
 
     def _seconds(self) -> float:
         return time.monotonic() - self.start
