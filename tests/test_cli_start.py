@@ -99,3 +99,14 @@ def test_play_without_a_display_says_so_instead_of_waiting_unseen(tmp_path, driv
     assert out.returncode == 2, out.stderr
     assert "error: no display to open a window on" in out.stderr and "Traceback" not in out.stderr
     assert "paracook-kitchen export" in out.stderr
+
+
+def test_a_study_without_a_display_begins_no_session(tmp_path):
+    """The session was made (and listed as begun) before the window found there was no display."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env |= {"PARACOOK_KITCHEN_DATA": str(tmp_path)}
+    argv = [sys.executable, "-m", "game.cli", "study", "--participant", "p1", "--levels", "tutorial"]
+    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert "error: no display to open a window on" in out.stderr and "session folder" not in out.stderr
+    assert not list(tmp_path.rglob("session.json"))

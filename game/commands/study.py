@@ -109,13 +109,18 @@ def cmd_session(args: argparse.Namespace) -> int:
     from game.study.persist import SessionStore, unfinished_sessions
     from game.study.session import SessionError
     from game.ui import store
-    from game.ui.app import App, NoDisplay, open_window
+    from game.ui.app import App, NoDisplay, init_display, open_window
     from game.ui.screens.study import StudyIntroScreen, StudySetupScreen, open_session, studies_dir
 
     try:
         size = parse_size(args.size)
     except ValueError as e:
         print(f"study: {e}", file=sys.stderr)
+        return 2
+    try:  # before a session is made or claimed: one that never opened would be listed as begun
+        init_display()
+    except NoDisplay as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     protocol = None
     try:
