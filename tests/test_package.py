@@ -1,8 +1,10 @@
 """The package finds its own files: bundled levels by id, imported tasks by id, the data folder,
 one version."""
 
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
@@ -92,6 +94,36 @@ def test_a_folder_id_where_one_level_is_wanted_is_called_a_folder(spec, capsys):
     assert f"levels list --suite {spec}`" in str(e.value) and "No such file" not in str(e.value)
     assert main(["solve", spec, "--no-progress"]) == 2
     assert f"{spec}: a folder of levels, not one level" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "spec,folder,closest",
+    [
+        ("suite/burger/seed_42/agent_num_2/orders_num_9", "suite/burger/seed_42/agent_num_2", "orders_num_4"),
+        ("tutorial/01_first_salad.json", "tutorial", "01_first_salad"),
+        ("tutorial/03_pasta_pot", "tutorial", None),
+    ],
+)
+def test_a_level_missing_from_a_folder_of_levels_names_the_folder_and_the_closest(spec, folder, closest):
+    """Not 'cannot read the file (No such file or directory)': the folder is there, the name is not."""
+    with pytest.raises(LevelError) as e:
+        load_level(spec)
+    text = str(e.value)
+    assert f"no level named {spec.rsplit('/', 1)[1]!r} in {folder}" in text and "No such file" not in text
+    assert f"`paracook-kitchen levels list --suite {folder}` lists them" in text
+    assert (f"(closest: {folder}/{closest})" in text) if closest else "closest" not in text
+
+
+def test_a_copied_level_is_listed_by_its_path_not_the_id_it_was_copied_from(tmp_path, monkeypatch, capsys):
+    from game.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine").mkdir()
+    shutil.copy(ROOT / "levels" / "tutorial" / "01_first_salad.yaml", tmp_path / "mine" / "a.yaml")
+    assert main(["levels", "list", "--suite", "mine"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.split()[0] == str(Path("mine") / "a.yaml") and "tutorial/" not in line
+    assert load_level(line.split()[0]).title == "First salad"  # what it shows names that file
 
 
 def test_a_file_that_exists_wins_over_an_id(tmp_path, monkeypatch):

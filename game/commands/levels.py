@@ -62,7 +62,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         except LevelError as e:
             print(f"{path}: BROKEN ({len(e.problems)} problem(s); see `levels validate`)")
             continue
-        ident = level_id(path) or level.meta.get("id") or path.stem
+        # what to type to name it: a file outside the bundled and imported levels by its path (a
+        # copy keeps the `id` of the level it was copied from, which names that one instead)
+        ident = level_id(path) or str(path)
         print(f"{ident:45} {len(level.agents)} agent(s) {len(level.orders)} order(s)  {level.title}")
     return 0
 

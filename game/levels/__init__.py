@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 from game.engine import Level
@@ -65,11 +66,32 @@ def _missing(given: str | Path) -> str | None:
             f"the paper's task {task} is not imported in {data_dir() / IMPORTED} "
             f"(`paracook-kitchen levels import-paracook PATH/TO/ParaCook/data` imports them{twin})"
         )
-    if resolve(given).exists() or not resolve(given, folders=True).is_dir():
+    if resolve(given).exists():
         return None
+    if resolve(given, folders=True).is_dir():
+        return (
+            "a folder of levels, not one level: name one of them "
+            f"(`paracook-kitchen levels list --suite {Path(given).as_posix()}` lists them)"
+        )
+    return _not_in_folder(Path(given))
+
+
+def _not_in_folder(given: Path) -> str | None:
+    """A level named in a folder of levels that has no level of that name: the closest name
+    there, and the command that lists them; None when the folder is not one either."""
+    parent = given.parent
+    folder = resolve(parent, folders=True) if parent.parts else None
+    if folder is None or not folder.is_dir():
+        return None
+    try:
+        names = sorted(f.stem for f in folder.iterdir() if f.suffix.lower() in (".yaml", ".yml", ".json"))
+    except OSError:
+        return None
+    close = difflib.get_close_matches(given.stem, names, n=1)
+    guess = f" (closest: {(parent / close[0]).as_posix()})" if close else ""
     return (
-        "a folder of levels, not one level: name one of them "
-        f"(`paracook-kitchen levels list --suite {Path(given).as_posix()}` lists them)"
+        f"no level named {given.name!r} in {parent.as_posix()}{guess}; "
+        f"`paracook-kitchen levels list --suite {parent.as_posix()}` lists them"
     )
 
 
