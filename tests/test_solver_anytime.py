@@ -164,3 +164,16 @@ def test_a_time_limit_out_of_range_is_refused_by_the_python_api(limit):
     budget (inf once raised OverflowError) or mean nothing (NaN, 0, a negative)."""
     with pytest.raises(ValueError, match=r"time_limit must be a number of seconds above 0 and at most 86400"):
         solve(load_level(ROOT / "levels/tutorial/01_first_salad.yaml"), time_limit=limit)
+
+
+@pytest.mark.parametrize(
+    "progress,words",
+    [
+        (Progress(1, 10, 13, 13, 0.2, states=1), "(1 schedule, 1 exact-search state, 0.2 s)"),
+        (Progress(12_345, 10, 20, 13, 1.0, states=2), "(12,345 schedules, 2 exact-search states, 1.0 s)"),
+        (Progress(0, 10, None, None, 0.0), "best OCT none yet, bound not known yet (0 schedules, 0.0 s)"),
+    ],
+)
+def test_the_progress_line_counts_in_words(progress, words):
+    """It said "1 schedules", and "bound None" before the bound was worked out."""
+    assert progress.describe().endswith(words)

@@ -16,6 +16,7 @@ from game.inputs import InputError, read_fixed
 from game.levels import LevelError, load_level
 from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, Unsolvable, lower_bound, solve
 from game.storage import disk_message, failed_path, folder_message, write_json_atomic
+from game.words import plural
 
 NAME = "solve"
 HELP = "Plan a level with the built-in planner; print OCT, its lower bound and the gap."
@@ -203,10 +204,9 @@ def source(sol: Solution, time_limit: float) -> dict[str, Any]:
 
 
 def _searched(sol: Solution) -> str:
-    n = sol.evaluations
-    what = ("engine run" if sol.extra.get("partner") else "schedule") + ("" if n == 1 else "s")
+    what = plural(sol.evaluations, "engine run" if sol.extra.get("partner") else "schedule")
     searches = sol.extra.get("searches", 1)
-    return f"{n:,} {what}" + (f" in {searches} searches" if searches > 1 else "")
+    return what + (f" in {searches} searches" if searches > 1 else "")
 
 
 def describe(sol: Solution, args: argparse.Namespace) -> str:

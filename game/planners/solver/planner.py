@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import Level, Result, get_rules, parse_plan, simulate
+from game.words import plural
 
 from .bound import Bound, lower_bound
 from .exact import Outcome, Unsupported, check_supported, proven_below
@@ -132,8 +133,10 @@ class Progress:
     def describe(self) -> str:
         best = "none yet" if self.best_oct is None else f"{self.best_oct:g}"
         gap = "" if self.gap is None else f", gap {self.gap:.1%}"
-        states = f", {self.states} exact-search states" if self.states else ""
-        return f"best OCT {best}, bound {self.bound}{gap} ({self.evaluations} schedules{states}, {self.seconds:.1f} s)"
+        states = f", {plural(self.states, 'exact-search state')}" if self.states else ""
+        searched = plural(self.evaluations, "schedule")
+        bound = "not known yet" if self.bound is None else self.bound
+        return f"best OCT {best}, bound {bound}{gap} ({searched}{states}, {self.seconds:.1f} s)"
 
 
 def exact_applies(level: Level) -> bool:

@@ -15,11 +15,7 @@ from game.ui.play import PlayScreen
 from game.ui.render import palette as P
 from game.ui.render import play_panels as panels
 from game.ui.render.text import blit_text, ellipsize, font
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
+from game.words import plural
 
 BG = (24, 25, 31)
 TOP_H = 64
