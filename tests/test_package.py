@@ -120,6 +120,8 @@ def test_a_copied_level_is_listed_by_its_path_not_the_id_it_was_copied_from(tmp_
     monkeypatch.chdir(tmp_path)
     (tmp_path / "mine").mkdir()
     shutil.copy(ROOT / "levels" / "tutorial" / "01_first_salad.yaml", tmp_path / "mine" / "a.yaml")
+    with pytest.raises(LevelError, match="cannot read the file"):  # a path on disk: no such file
+        load_level("mine/b.yaml")
     assert main(["levels", "list", "--suite", "mine"]) == 0
     line = capsys.readouterr().out.strip()
     assert line.split()[0] == str(Path("mine") / "a.yaml") and "tutorial/" not in line

@@ -77,11 +77,14 @@ def _missing(given: str | Path) -> str | None:
 
 
 def _not_in_folder(given: Path) -> str | None:
-    """A level named in a folder of levels that has no level of that name: the closest name
-    there, and the command that lists them; None when the folder is not one either."""
+    """A level named by an id (`tutorial/03_pasta_pot`) in a folder of levels that has no level
+    of that name: the closest name there, and the command that lists them. None for a path on
+    disk (its 'no such file' says it) or when the folder is not one of levels either."""
     parent = given.parent
-    folder = resolve(parent, folders=True) if parent.parts else None
-    if folder is None or not folder.is_dir():
+    if not parent.parts or parent.exists():
+        return None
+    folder = resolve(parent, folders=True)
+    if not folder.is_dir():
         return None
     try:
         names = sorted(f.stem for f in folder.iterdir() if f.suffix.lower() in (".yaml", ".yml", ".json"))
