@@ -101,6 +101,18 @@ def test_play_without_a_display_says_so_instead_of_waiting_unseen(tmp_path, driv
     assert "paracook-kitchen export" in out.stderr
 
 
+def test_a_display_that_does_not_answer_is_named_not_called_unset(tmp_path):
+    """DISPLAY=:93 with no X server there: SDL falls back to offscreen as with no DISPLAY, but
+    "DISPLAY is not set" would send the user looking for the wrong fault."""
+    env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env |= {"PARACOOK_KITCHEN_DATA": str(tmp_path), "DISPLAY": ":93"}
+    argv = [sys.executable, "-m", "game.cli", "play", "tutorial/01_first_salad"]
+    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert out.returncode == 2, out.stderr
+    assert "no display to open a window on (nothing answers at DISPLAY=:93)" in out.stderr
+    assert "not set" not in out.stderr.replace("XDG_RUNTIME_DIR is invalid or not set", "")
+
+
 def test_a_study_without_a_display_begins_no_session(tmp_path):
     """The session was made (and listed as begun) before the window found there was no display."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}

@@ -50,7 +50,15 @@ def init_display() -> None:
         raise NoDisplay(f"no display to open a window on ({e}); {NO_DISPLAY_HELP}") from None
     if pygame.display.get_driver() == "offscreen" and os.environ.get("SDL_VIDEODRIVER") != "offscreen":
         pygame.display.quit()
-        raise NoDisplay(f"no display to open a window on (DISPLAY is not set); {NO_DISPLAY_HELP}")
+        raise NoDisplay(f"no display to open a window on ({_why_none()}); {NO_DISPLAY_HELP}")
+
+
+def _why_none() -> str:
+    """Why SDL found no display: none named, or the one named does not answer."""
+    named = [f"{k}={os.environ[k]}" for k in ("DISPLAY", "WAYLAND_DISPLAY") if os.environ.get(k)]
+    if not named:
+        return "DISPLAY is not set"
+    return f"nothing answers at {' or '.join(named)}"[:200]
 
 
 class Screen(Protocol):
