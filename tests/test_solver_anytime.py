@@ -129,7 +129,7 @@ def test_cli_prints_progress_and_takes_jobs():
     lines = out.stderr.splitlines()
     assert lines[0].strip() == "working out the lower bound ..." and "best OCT" in lines[1]
     assert sum("lower bound ..." in line for line in lines) == 1
-    assert out.stdout.startswith("OCT ") and " schedules in 2 searches in " in out.stdout
+    assert out.stdout.startswith("OCT ") and " schedules (2 searches) in " in out.stdout
 
 
 def test_the_budget_is_work_so_a_larger_kitchen_gets_fewer_decodes_of_the_same_search():
@@ -177,3 +177,15 @@ def test_a_time_limit_out_of_range_is_refused_by_the_python_api(limit):
 def test_the_progress_line_counts_in_words(progress, words):
     """It said "1 schedules", and "bound None" before the bound was worked out."""
     assert progress.describe().endswith(words)
+
+
+def test_more_searches_than_cores_are_said_to_take_longer(capsys, monkeypatch):
+    """--jobs is no longer capped at the cores (it decides the plan), so the wait grows: said."""
+    from game.cli import main
+    from game.commands import solve as solve_command
+
+    monkeypatch.setattr(solve_command, "cores", lambda: 1)
+    assert main(["solve", str(LEVEL), "--jobs", "3", "--time-limit", "0.1", "--no-progress"]) == 0
+    out = capsys.readouterr()
+    assert "note: 3 searches on 1 core run in 3 rounds: about 3 x the time limit" in out.err
+    assert " (3 searches) in " in out.out

@@ -117,6 +117,13 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"lower bound on OCT: {b.describe()}")
         return 0
+    if args.jobs > cores():  # N searches decide the plan, so they all run: some in turn
+        rounds = -(-args.jobs // cores())
+        print(
+            f"note: {args.jobs} searches on {plural(cores(), 'core')} run in {rounds} rounds: "
+            f"about {rounds} x the time limit",
+            file=sys.stderr,
+        )
     report = None if args.json or args.no_progress else progress_printer(bool(fixed))
     try:
         sol = solve(
@@ -206,7 +213,7 @@ def source(sol: Solution, time_limit: float) -> dict[str, Any]:
 def _searched(sol: Solution) -> str:
     what = plural(sol.evaluations, "engine run" if sol.extra.get("partner") else "schedule")
     searches = sol.extra.get("searches", 1)
-    return what + (f" in {searches} searches" if searches > 1 else "")
+    return what + (f" ({searches} searches)" if searches > 1 else "")
 
 
 def describe(sol: Solution, args: argparse.Namespace) -> str:
