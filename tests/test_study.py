@@ -219,6 +219,18 @@ def test_the_setup_page_starts_a_named_session_and_offers_to_resume(tmp_path, no
     assert isinstance(d2.screen, StudyLevelScreen) and d2.screen.record.task_id.startswith("tutorial/")
 
 
+def test_exporting_a_folder_that_is_no_session_says_which_it_is(tmp_path, capsys):
+    """It said "session.json: cannot read the file (No such file or directory)"."""
+    assert main(["study", "export", str(tmp_path / "nothing")]) == 2
+    assert (
+        f"error: {tmp_path / 'nothing'}: no such folder; `paracook-kitchen study list`"
+        in capsys.readouterr().err
+    )
+    assert main(["study", "export", str(tmp_path)]) == 2
+    assert f"{tmp_path}: not a study session (no session.json in it)" in capsys.readouterr().err
+    assert not (tmp_path / "export").exists()
+
+
 def test_a_damaged_session_or_a_changed_level_is_named_not_a_crash(tmp_path):
     s = new_session(tmp_path, "bob", TUTORIALS[:1], "fixed")
     (s.folder / "session.json").write_text("{broken")

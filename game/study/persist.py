@@ -130,6 +130,11 @@ class SessionStore:
     @classmethod
     def open(cls, folder: Path) -> SessionStore:
         path = folder / SESSION_FILE
+        if not path.exists() and not path.is_symlink():
+            what = (
+                "no such folder" if not folder.exists() else f"not a study session (no {SESSION_FILE} in it)"
+            )
+            raise SessionError(f"{folder}: {what}; `paracook-kitchen study list` lists the sessions")
         try:
             data = load_json(path)
         except InputError as e:
