@@ -100,6 +100,22 @@ def human_cases() -> list[tuple[Path, Path, list[str]]]:
     return cases
 
 
+@pytest.fixture(scope="session", autouse=True)
+def a_data_folder_of_the_runs_own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A test that names no data folder (PARACOOK_KITCHEN_DATA) writes into one of this run's
+    (the bounds a report keeps, a window's autosave), never into the user's, and reads nothing
+    an earlier run left there."""
+    from game.paths import ENV_DATA
+
+    before = os.environ.get(ENV_DATA)
+    os.environ[ENV_DATA] = str(tmp_path_factory.mktemp("data"))
+    yield
+    if before is None:
+        os.environ.pop(ENV_DATA, None)
+    else:
+        os.environ[ENV_DATA] = before
+
+
 @pytest.fixture(autouse=True)
 def nothing_frozen_outlives_its_test() -> Iterator[None]:
     """A window sets what lives aside from the collector when it opens (`settle_memory`); in a

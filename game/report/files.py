@@ -400,9 +400,9 @@ def bound_source(level: Level | None, rules: Any) -> Callable[[], float | None] 
     rules = rules if rules in ("paracook", "documented") else None
 
     def work_out() -> float | None:
-        from game.planners.solver.bound import known_bound
+        from .bound_cache import cached_bound
 
-        bound = known_bound(level, rules)  # kept per level: a report asks once per task, not per run
+        bound = cached_bound(level, rules)  # kept: a report asks once per task, the next not at all
         return float(bound) if bound else None
 
     return work_out
