@@ -777,7 +777,7 @@ def test_jobs_are_taken_as_given_whatever_the_cores(monkeypatch):
     8-core computer must run as many."""
     from game.commands import ranges
 
-    monkeypatch.setattr(ranges, "cores", lambda: 2)
+    monkeypatch.setattr("game.machine.cores", lambda: 2)
     assert ranges.jobs("8") == 8 and ranges.jobs("1") == 1
     with pytest.raises(argparse.ArgumentTypeError, match="from 1 to 64"):
         ranges.jobs("65")

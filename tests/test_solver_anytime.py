@@ -103,12 +103,12 @@ def test_a_cancelled_run_before_any_plan_says_so():
 
 
 def test_parallel_seeds_are_deterministic_and_never_worse_than_one(monkeypatch):
-    import os
+    from game.planners.solver import planner
 
     level = generated(*SHARED)
     one = solve(level, time_limit=0.1)
     a = solve(level, time_limit=0.1, jobs=2)
-    monkeypatch.setattr(os, "cpu_count", lambda: 1)  # one core: the two searches run in turn
+    monkeypatch.setattr(planner, "cores", lambda: 1)  # one core: the two searches run in turn
     b = solve(level, time_limit=0.1, jobs=2)
     assert a.plan == b.plan and a.oct == b.oct and a.evaluations == b.evaluations
     assert a.oct <= one.oct  # seed 0 of the two is the single run

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
 from collections.abc import Callable
 
 MAX_WINDOW_SIDE = 16_384  # pixels; larger than any screen or video a user means
@@ -41,13 +40,6 @@ def whole(low: int, high: int) -> Callable[[str], int]:
 
 def seconds(high: float = MAX_SECONDS) -> Callable[[str], float]:
     return number(0, high, above=True)
-
-
-def cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
 
 
 def jobs(text: str) -> int:

@@ -10,10 +10,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from game.commands.ranges import cores, jobs, seconds
+from game.commands.ranges import jobs, seconds
 from game.engine import RULESETS
 from game.inputs import InputError, read_fixed
 from game.levels import LevelError, load_level
+from game.machine import cores
 from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, Unsolvable, lower_bound, solve
 from game.storage import disk_message, failed_path, folder_message, write_json_atomic
 from game.words import plural
@@ -117,10 +118,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"lower bound on OCT: {b.describe()}")
         return 0
-    if args.jobs > cores():  # N searches decide the plan, so they all run: some in turn
-        rounds = -(-args.jobs // cores())
+    if args.jobs > (n := cores()):  # N searches decide the plan, so they all run: some in turn
+        rounds = -(-args.jobs // n)
         print(
-            f"note: {args.jobs} searches on {plural(cores(), 'core')} run in {rounds} rounds: "
+            f"note: {args.jobs} searches on {plural(n, 'core')} run in {rounds} rounds: "
             f"about {rounds} x the time limit",
             file=sys.stderr,
         )

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from game.engine import Level, Result, get_rules, parse_plan, simulate
+from game.machine import cores
 from game.words import plural
 
 from .bound import Bound, lower_bound
@@ -388,7 +388,7 @@ class Planner:
         args = [(data, self.rules, time_limit, self.seed_offset + k, self.bound) for k in range(self.jobs)]
         outcomes: dict[int, tuple] = {}
         # the searches, not the processes, decide the plan: more searches than cores queue up
-        with ProcessPoolExecutor(max_workers=min(self.jobs, os.cpu_count() or 1)) as pool:
+        with ProcessPoolExecutor(max_workers=min(self.jobs, cores())) as pool:
             futures = {pool.submit(_one_search, *a): k for k, a in enumerate(args)}
             for fut in as_completed(futures):
                 outcomes[futures[fut]] = fut.result()
