@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import HANG_S, ROOT
 
 from game.cli import COMMANDS, main
 from game.commands import report
@@ -95,7 +95,7 @@ def test_play_without_a_display_says_so_instead_of_waiting_unseen(tmp_path, driv
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     env |= {"PARACOOK_KITCHEN_DATA": str(tmp_path)} | ({} if driver is None else {"SDL_VIDEODRIVER": driver})
     argv = [sys.executable, "-m", "game.cli", "play", "tutorial/01_first_salad"]
-    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=HANG_S)
     assert out.returncode == 2, out.stderr
     assert "error: no display to open a window on" in out.stderr and "Traceback" not in out.stderr
     assert "paracook-kitchen export" in out.stderr
@@ -107,7 +107,7 @@ def test_a_display_that_does_not_answer_is_named_not_called_unset(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     env |= {"PARACOOK_KITCHEN_DATA": str(tmp_path), "DISPLAY": ":93"}
     argv = [sys.executable, "-m", "game.cli", "play", "tutorial/01_first_salad"]
-    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=HANG_S)
     assert out.returncode == 2, out.stderr
     assert "no display to open a window on (nothing answers at DISPLAY=:93)" in out.stderr
     assert "not set" not in out.stderr.replace("XDG_RUNTIME_DIR is invalid or not set", "")
@@ -118,7 +118,7 @@ def test_a_study_without_a_display_begins_no_session(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
     env |= {"PARACOOK_KITCHEN_DATA": str(tmp_path)}
     argv = [sys.executable, "-m", "game.cli", "study", "--participant", "p1", "--levels", "tutorial"]
-    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    out = subprocess.run(argv, capture_output=True, text=True, cwd=ROOT, env=env, timeout=HANG_S)
     assert out.returncode == 2, out.stderr
     assert "error: no display to open a window on" in out.stderr and "session folder" not in out.stderr
     assert not list(tmp_path.rglob("session.json"))
