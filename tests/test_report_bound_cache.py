@@ -117,3 +117,15 @@ def test_an_unusable_data_folder_costs_the_saving_never_the_report(runs, capsys,
     monkeypatch.setattr(bound_lower, "_KNOWN", {})
     assert float(oct_over_bound(runs, capsys)) == pytest.approx(1.0)
     assert not (runs.parent / "data" / "cache").exists()
+
+
+def test_a_kept_bound_above_a_served_oct_is_worked_out_again(runs, capsys):
+    """No plan beats a lower bound: a kept 14 beside a run served at 13 is a damaged entry."""
+    level = load_level(LEVEL)
+    path = bound_cache.entry_path(level, level.rules)
+    path.parent.mkdir(parents=True)
+    path.write_text(json.dumps({"format": bound_cache.FORMAT, "value": 14}))
+    assert float(oct_over_bound(runs, capsys)) == pytest.approx(1.0)  # 13 / 13, not 13 / 14
+    assert json.loads(path.read_text())["value"] == 13
+    path.write_text(json.dumps({"format": bound_cache.FORMAT, "value": 12}))  # below: a bound, read
+    assert float(oct_over_bound(runs, capsys)) == pytest.approx(13 / 12, abs=1e-4)  # 4 decimals

@@ -9,7 +9,7 @@ import sys
 from statistics import fmean
 
 import pytest
-from conftest import ROOT, human_cases, need_paracook
+from conftest import HANG_S, ROOT, human_cases, need_paracook
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -123,6 +123,8 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
 @example(value=float("inf"))
 @example(value=float("nan"))
 @example(value=True)
+@example(value=30)
+@example(value=31)
 @given(
     value=st.one_of(
         st.none(),
@@ -133,7 +135,7 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
         st.lists(st.integers(), max_size=2),
     )
 )
-def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number(tmp_path, value):
+def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number_at_most_the_oct(tmp_path, value):
     record = {
         "done": True,
         "time": 30,
@@ -153,8 +155,12 @@ def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number(tmp_path, 
         ):
             load_runs([path])
         return
-    (run,), _ = load_runs([path])
     usable = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < float("inf")
+    if usable and value > 30:  # above the served OCT: no bound, and no figure of either field
+        with pytest.raises(ResultError, match=r"r\.json: field 'lower_bound' is .+, above the served OCT 30"):
+            load_runs([path])
+        return
+    (run,), _ = load_runs([path])
     assert run.bound == (float(value) if usable else None)
     (row,) = [r for r in report_rows([run]) if r.group == "all"]
     assert row.metrics["OCT/LB"].n == (1 if usable else 0)
@@ -203,3 +209,51 @@ def test_failure_tables_of_results_without_llm_calls_say_so_instead_of_empty_tab
         assert main(["report", str(tmp_path), "--failures", "--format", fmt]) == 2
         out, err = capsys.readouterr()
         assert out == "" and "none of the 2 result(s) records its LLM calls" in err
+
+
+def test_a_recorded_bound_above_the_served_oct_is_named_and_never_shown(tmp_path):
+    record = {
+        "done": True,
+        "time": 20,
+        "agent_moving_time": {"agent1": 6},
+        "agent_all_execution_time": {"agent1": 20},
+        "agent_waiting_time": {"agent1": 0},
+        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
+        "t_max": 80,
+        "d_max": 60,
+        "lower_bound": 25,
+    }
+    (tmp_path / "r.json").write_text(json.dumps(record))
+    out = report(str(tmp_path))
+    assert out.returncode == 2 and out.stdout == ""
+    assert "r.json: field 'lower_bound' is 25, above the served OCT 20 in field 'time'" in out.stderr
+    assert "Traceback" not in out.stderr
+    # a failed run's time is not an OCT: its bound stands
+    (tmp_path / "r.json").write_text(json.dumps({**record, "done": False}))
+    (run,), _ = load_runs([tmp_path / "r.json"])
+    assert run.bound == 25
+
+
+def test_the_replay_viewer_works_out_a_bound_recorded_above_the_runs_oct(tmp_path):
+    from test_play import tutorial
+
+    from game.engine import parse_plan
+    from game.planners.solver import solve
+    from game.replay import load_replay, save_replay
+    from game.ui.screens.replay import ReplayScreen
+
+    level = tutorial(1)
+    sol = solve(level, time_limit=0.1, record=True)
+    damaged = sol.result.time + 1
+    path = save_replay(
+        tmp_path / "solver.json",
+        level,
+        parse_plan(sol.plan, level.agent_names),
+        sol.result,
+        {"kind": "solver", "lower_bound": damaged},
+    )
+    viewer = ReplayScreen(load_replay(path))
+    assert viewer.metrics.result["lower_bound"] is None and viewer.bound_job is not None
+    viewer.bound_job.join(timeout=HANG_S)
+    viewer.update(0.016)
+    assert viewer.metrics.result["lower_bound"] == lower_bound(level).value <= sol.result.time

@@ -41,3 +41,10 @@ def d_max(level: Level) -> int:
 def utilisation(total: float, waiting: float) -> float:
     """AU of one agent: the share of its execution time not spent waiting."""
     return 0.0 if total == 0 else (total - waiting) / total
+
+
+def bound_fits(bound: float, done: bool, time: float) -> bool:
+    """Whether a lower bound on a kitchen's OCT can stand beside a run of it: every plan that
+    serves the order takes at least the bound, so one above a served run's time is no bound (a
+    damaged record or cache entry, or a run of another kitchen)."""
+    return not done or bound <= time

@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from game.engine import Level
+from game.engine.metrics import bound_fits
 from game.inputs import InputError, load_json
 from game.paths import data_dir
 from game.storage import write_json_atomic
@@ -25,14 +26,16 @@ FOLDER = ("cache", "bounds")  # under the data folder
 MAX_ENTRY_BYTES = 4096  # an entry is one small object: a larger file is not one
 
 
-def cached_bound(level: Level, rules: str | None) -> int | None:
+def cached_bound(level: Level, rules: str | None, served: float | None = None) -> int | None:
     """`known_bound(level, rules)`, read from the data folder when a report has worked it out
-    before with the same code, else worked out and kept there."""
+    before with the same code, else worked out and kept there. `served`: the OCT of a run of
+    this kitchen that served its order; a kept bound above it is a damaged entry (no plan beats
+    a lower bound), worked out again."""
     from game.planners.solver.bound import known_bound
 
     path = entry_path(level, rules)
     found = _read(path)
-    if found is not None:
+    if found is not None and bound_fits(found, served is not None, served or 0):
         return found
     value = known_bound(level, rules)
     if value is None:  # none found (or it failed): asked again next time, never kept as none

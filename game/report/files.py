@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from game.engine import MAX_TIME, Level, simulate
-from game.engine.metrics import d_max, t_max
+from game.engine.metrics import bound_fits, d_max, t_max
 from game.engine.rules import RULESETS
 from game.inputs import InputError, load_json, parse_json, read_text, short_repr
 from game.levels import LevelError, load_level
@@ -324,7 +324,7 @@ def run_from_record(data: dict[str, Any], path: Path, where: str) -> Run:
         order=_mtime(path),
         where=where,
         **talk_of_record(data),
-        recorded_bound=recorded_bound(data),
+        recorded_bound=recorded_bound(data, where),
         bound_source=bound_source(level, data.get("rules")),
         source_run=run_folder_of(path),
         usage=usage_of_record(data),
@@ -384,12 +384,21 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-def recorded_bound(data: dict[str, Any]) -> float | None:
-    """The lower bound on the task's OCT that a planner result records, if a usable one."""
+def recorded_bound(data: dict[str, Any], where: str) -> float | None:
+    """The lower bound on the task's OCT that a planner result records, if a usable one. One
+    above the result's own served OCT cannot be (no plan beats a lower bound): one of the two
+    fields is damaged, and no figure is made of either."""
     recorded = data.get("lower_bound")
-    if isinstance(recorded, int | float) and not isinstance(recorded, bool) and 0 < recorded < float("inf"):
-        return float(recorded)
-    return None
+    if not (
+        isinstance(recorded, int | float) and not isinstance(recorded, bool) and 0 < recorded < float("inf")
+    ):
+        return None
+    if not bound_fits(recorded, data["done"], data["time"]):
+        raise ResultError(
+            f"{where}: field 'lower_bound' is {recorded:g}, above the served OCT {data['time']:g} in field "
+            "'time': no plan beats a lower bound, so one of them is damaged"
+        )
+    return float(recorded)
 
 
 def bound_source(level: Level | None, rules: Any) -> Callable[[], float | None] | None:
@@ -399,10 +408,11 @@ def bound_source(level: Level | None, rules: Any) -> Callable[[], float | None] 
         return None
     rules = rules if rules in ("paracook", "documented") else None
 
-    def work_out() -> float | None:
+    def work_out(at_most: float | None) -> float | None:
         from .bound_cache import cached_bound
 
-        bound = cached_bound(level, rules)  # kept: a report asks once per task, the next not at all
+        # kept: a report asks once per task, the next not at all
+        bound = cached_bound(level, rules, at_most)
         return float(bound) if bound else None
 
     return work_out

@@ -90,7 +90,10 @@ class Run:
     tokens: float | None = None  # an LLM run's prompt and reply tokens
     recorded_bound: float | None = None  # a lower bound on the task's OCT its result records
     # works the bound out for `bound` when none is recorded (see there); None: no way to
-    bound_source: Callable[[], float | None] | None = field(default=None, repr=False, compare=False)
+    # (given the run's served OCT, above which no kept bound is trusted)
+    bound_source: Callable[[float | None], float | None] | None = field(
+        default=None, repr=False, compare=False
+    )
     source_run: str = ""  # the run folder it came from (empty for loose files)
     usage: dict[str, Any] | None = None  # an LLM run's calls (failures.usage_of_record)
     study: dict[str, Any] = field(default_factory=dict)  # a study run's status and process data
@@ -103,7 +106,7 @@ class Run:
         paper's layout, the failure tables) never show it."""
         if self.recorded_bound is not None or self.bound_source is None:
             return self.recorded_bound
-        return self.bound_source()
+        return self.bound_source(self.time if self.done else None)
 
     @property
     def agent_count(self) -> int:

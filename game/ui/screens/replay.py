@@ -19,6 +19,7 @@ import pygame_gui
 
 from game.engine import ActionSpan, parse_plan
 from game.engine.diagnosis import SAME_INSTANT_RULE
+from game.engine.metrics import bound_fits
 from game.engine.narration import item_words, narrate
 from game.replay import Replay, load_replay
 from game.replay.conversation import replay_messages
@@ -834,6 +835,10 @@ def edit_screen(replay: Replay, label: str, back: Any, t: float, size: tuple[int
 
 
 def _recorded_bound(replay: Replay) -> int | None:
-    """The lower bound the planner recorded when it made the run, if it did."""
+    """The lower bound the planner recorded when it made the run, if it did and it can be one
+    (never above the run's served OCT: then it is worked out instead)."""
     recorded = replay.source.get("lower_bound")
-    return recorded if isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0 else None
+    if not (isinstance(recorded, int) and not isinstance(recorded, bool) and recorded > 0):
+        return None
+    result = replay.result
+    return recorded if bound_fits(recorded, result.get("done") is True, result.get("time", 0)) else None
