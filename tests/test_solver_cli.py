@@ -34,6 +34,13 @@ def command(*argv: str) -> SimpleNamespace:
     return SimpleNamespace(returncode=code, stdout=out.getvalue(), stderr=err.getvalue())
 
 
+def without_seconds(path) -> dict:
+    """A saved result but its one wall-clock field."""
+    rec = json.loads(path.read_text())
+    assert rec.pop("seconds") >= 0
+    return rec
+
+
 def burger_map() -> str:
     return str(need_paracook() / "maps" / "burger" / "seed_42" / "agent_num_2.json")
 
@@ -124,6 +131,19 @@ def test_suite_run_is_saved_resumable_and_reported(tmp_path):
     again = solve_cli("--suite", "tutorial", "--out", str(runs), "--time-limit", "0.1", "--no-progress")
     assert again.returncode == 0
     assert {f: f.stat().st_mtime_ns for f in results} == before  # nothing solved twice
+    # a result damaged since (cut short, another encoding, fields gone) is solved again on resume
+    whole = without_seconds(results[0])
+    for damaged in (
+        b"\xff\xfe{",
+        b'{"done": true}',
+        b'{"done": true, "time": "13"}',
+        b"[1]",
+        b'{"done": 1e999',
+    ):
+        results[0].write_bytes(damaged)
+        resumed = solve_cli("--suite", "tutorial", "--out", str(runs), "--time-limit", "0.1", "--no-progress")
+        assert resumed.returncode == 0 and "5/5 levels solved" in resumed.stdout, resumed.stderr
+        assert without_seconds(results[0]) == whole  # the same plan and bound again
     clash = solve_cli("--suite", "tutorial", "--out", str(runs), "--time-limit", "0.2")
     assert clash.returncode == 2 and "time_limit" in clash.stderr
     report = command("report", str(runs))

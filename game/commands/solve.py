@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -11,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from game.commands.ranges import jobs, seconds
-from game.engine import RULESETS
-from game.inputs import InputError, read_fixed
+from game.engine import MAX_TIME, RULESETS
+from game.engine.metrics import bound_fits
+from game.inputs import InputError, load_json, read_fixed
 from game.levels import LevelError, load_level
 from game.machine import cores
 from game.planners.solver import DEFAULT_TIME_LIMIT, Progress, Solution, Unsolvable, lower_bound, solve
@@ -352,10 +354,26 @@ def check_run_folder(out: Path, settings: dict[str, Any]) -> str | None:
 
 
 def finished(path: Path) -> bool:
+    """Whether the level's result is saved whole: one missing or damaged is solved again."""
+    return saved_result(path) is not None
+
+
+def saved_result(path: Path) -> dict[str, Any] | None:
+    """A suite level's saved result, if it is one (read as any file: it may be damaged)."""
     try:
-        return isinstance(json.loads(path.read_text(encoding="utf-8")), dict)
-    except (OSError, json.JSONDecodeError):
-        return False
+        rec = load_json(path)
+    except (InputError, OSError):
+        return None
+    if not isinstance(rec, dict) or not isinstance(rec.get("done"), bool):
+        return None
+    time, bound = rec.get("time"), rec.get("lower_bound")
+    if not (_number(time) and 0 <= time <= MAX_TIME) or not (bound is None or _number(bound)):
+        return None
+    return rec
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def solve_one(job: tuple) -> tuple[str, bool, str]:
@@ -406,16 +424,16 @@ def save_solution(job: tuple) -> tuple[str, bool, str]:
 def suite_summary(out: Path) -> str:
     octs, ratios, solved, total = [], [], 0, 0
     for f in sorted((out / RESULTS).glob("*.json")):
-        try:
-            rec = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
+        rec = saved_result(f)
+        if rec is None:
             continue
         total += 1
-        if rec.get("done"):
+        if rec["done"]:
             solved += 1
             octs.append(rec["time"])
-            if rec.get("lower_bound"):
-                ratios.append(rec["time"] / rec["lower_bound"])
+            bound = rec.get("lower_bound")
+            if bound and bound > 0 and bound_fits(bound, True, rec["time"]):
+                ratios.append(rec["time"] / bound)
     if not total:
         return "no results"
     parts = [f"{solved}/{total} levels solved"]
