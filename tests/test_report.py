@@ -350,3 +350,28 @@ def test_a_paper_cell_reads_the_same_in_markdown_and_latex():
     assert cell(e, latex=True) == "61.2 {\\scriptsize [55.0, 67.4]}"
     assert (cell(None), cell(None, latex=True)) == ("-", "--")
     assert cell(Estimate(3.0, float("nan"), float("nan"), 1), 2) == "3.00"
+
+
+def test_report_html_writes_over_its_own_site_never_over_other_files(tmp_path, capsys):
+    level_file = Path(__file__).parents[1] / "levels" / "tutorial" / "01_first_salad.yaml"
+    plan_file = Path(__file__).parent / "data" / "tutorial_plans" / "01_first_salad.json"
+    level = load_level(level_file)
+    plan = parse_plan(json.loads(plan_file.read_text()), level.agent_names)
+    runs = tmp_path / "runs"
+    save_replay(runs / "r.json", level, plan, simulate(level, plan, record=True), {"kind": "cli"})
+    site = tmp_path / "site"
+    assert main(["report", str(runs), "--html", str(site)]) == 0
+    pages = sorted(p.relative_to(site) for p in site.rglob("*.html"))
+    assert len(pages) == 2  # the index and the run's page
+    assert main(["report", str(runs), "--html", str(site)]) == 0  # an earlier report's: written over
+    capsys.readouterr()
+    for theirs in ("index.html", pages[-1]):  # a person's own page of one of our names
+        other = tmp_path / f"other-{len(str(theirs))}"
+        (other / theirs).parent.mkdir(parents=True, exist_ok=True)
+        (other / theirs).write_text("<html><p>my own page</p></html>")
+        assert main(["report", str(runs), "--html", str(other)]) == 2
+        err = capsys.readouterr().err
+        assert f"{other / theirs}: already there and not written by paracook-kitchen" in err
+        assert "nothing was written" in err and "Traceback" not in err
+        assert (other / theirs).read_text() == "<html><p>my own page</p></html>"
+        assert [p.name for p in other.rglob("*") if p.is_file()] == [Path(theirs).name]

@@ -12,7 +12,7 @@ from typing import Any
 from game.replay import ReplayError, load_replay
 
 from .data import run_data
-from .page import write_page
+from .page import HtmlError, write_page, written_here
 
 REPLAY_FORMAT = "paracook-kitchen-replay"
 COLUMNS = [
@@ -76,10 +76,22 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("_")[:80] or "run"
 
 
+def _refuse_others(out: Path) -> None:
+    """A site is written over an earlier one, never over someone's own files of the same names."""
+    ours = [out / "index.html", *sorted((out / "runs").glob("*.html"))]
+    theirs = [p for p in ours if p.exists() and not written_here(p)]
+    if theirs:
+        raise HtmlError(
+            f"{theirs[0]}: already there and not written by paracook-kitchen; nothing was written "
+            "(give --html a new folder, or one an earlier report wrote)"
+        )
+
+
 def write_index(runs: Sequence[Any], out_dir: str | Path, title: str = "") -> tuple[Path, list[str]]:
     """Write out_dir/index.html and a page per run that has a replay; returns the index's path
     and the problems met (a replay that would not open: its row says so and has no link)."""
     out = Path(out_dir)
+    _refuse_others(out)
     cache: dict[Path, dict[str, Any]] = {}
     rows, problems = [], []
     for k, run in enumerate(runs):

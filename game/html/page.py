@@ -30,6 +30,20 @@ def embedded_json(data: Any) -> str:
     return text.translate(_TABLE)
 
 
+GENERATOR = '<meta name="generator" content="paracook-kitchen">'  # in the template's head
+
+
+def written_here(path: Path) -> bool:
+    """Whether an existing file is one of our pages (its head names us), so that writing a
+    site over it loses nobody's work."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return GENERATOR.encode() in head
+
+
 def template() -> str:
     return files("game.html").joinpath("template.html").read_text(encoding="utf-8")
 
