@@ -321,6 +321,7 @@ def test_collab_command_uses_the_planner_without_a_reference_and_names_bad_files
 
 
 LEVEL_01 = load_level(PAN)
+REFERENCE_01 = parse_plan(reference(PAN), LEVEL_01.agent_names)  # read once, not once an example
 STEPS = st.one_of(
     st.builds(
         lambda x, y: {"action": "MoveTo", "target": [x, y]}, st.integers(1, 5), st.sampled_from([1, 3])
@@ -348,7 +349,7 @@ def test_any_plan_has_its_wasted_work_and_scores_traced(a1, a2):
             (a, i) for a, i in work if {"agent1": a1, "agent2": a2}[a][i]["action"] in ("Interact", "Process")
         }
         assert interactions <= {(w.agent, w.index) for w in waste}
-    c = collaboration(LEVEL_01, result, parse_plan(reference(PAN), LEVEL_01.agent_names))
+    c = collaboration(LEVEL_01, result, REFERENCE_01)
     assert 0.0 <= c.tes <= 1.0 and 0.0 <= c.completeness <= 1.0
 
 

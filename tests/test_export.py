@@ -38,9 +38,9 @@ def test_clock_decimals_keep_every_frame_distinct():
 def test_gif_has_one_frame_per_step_and_shows_the_run(tmp_path):
     _, replay = make_replay(tmp_path)
     out = tmp_path / "run.gif"
-    n = export_replay(replay, out, fps=5, speed=4, progress=False)
+    n = export_replay(replay, out, fps=5, speed=20, progress=False)  # a frame every 4 time units
     frames = iio.imread(out, index=None)
-    assert n == len(frames) == frame_count(35, 5, 4) == 45
+    assert n == len(frames) == frame_count(35, 5, 20) == 10
     assert frames.shape[1:3] == (720, 1280)  # slide-ready by default
     # the first frame shows agent1 (orange) on its start tile; GIF colours are quantised
     fr = FrameRenderer(replay)
@@ -53,11 +53,11 @@ def test_gif_has_one_frame_per_step_and_shows_the_run(tmp_path):
 def test_mp4_frame_count_and_rate(tmp_path):
     _, replay = make_replay(tmp_path, failed=True)  # stops at t = 10
     out = tmp_path / "run.mp4"
-    n = export_replay(replay, out, fps=8, speed=2, progress=False)
+    n = export_replay(replay, out, fps=8, speed=12, progress=False)
     reader = iio2.get_reader(out)
     try:
         # the run's frames, then the last one held 2 s (16 frames at 8 fps)
-        assert n == reader.count_frames() == frame_count(10, 8, 2) + 16 == 57
+        assert n == reader.count_frames() == frame_count(10, 8, 12) + 16 == 24
         assert reader.get_meta_data()["fps"] == 8
         w, h = reader.get_meta_data()["size"]
         assert (w, h) == (1280, 720)
@@ -106,11 +106,11 @@ def test_export_command_writes_and_reports(tmp_path, capsys):
     path, _ = make_replay(tmp_path)
     out = tmp_path / "run.gif"
     assert (
-        main(["export", str(path), str(out), "--fps", "5", "--speed", "4", "--size", "640x360", "--quiet"])
+        main(["export", str(path), str(out), "--fps", "5", "--speed", "20", "--size", "640x360", "--quiet"])
         == 0
     )
-    assert f"wrote {out} (45 frames)" in capsys.readouterr().out
-    assert len(iio.imread(out, index=None)) == 45
+    assert f"wrote {out} (10 frames)" in capsys.readouterr().out
+    assert len(iio.imread(out, index=None)) == 10
     with pytest.raises(ExportError, match="give --at"):
         export_replay(load_replay(path), tmp_path / "x.png")
 
@@ -153,7 +153,7 @@ def test_png_of_a_failed_run_at_its_error_marks_the_agent_and_says_why(tmp_path)
 def test_gif_holds_the_last_frame(tmp_path):
     _, replay = make_replay(tmp_path, failed=True)
     out = tmp_path / "held.gif"
-    export_replay(replay, out, fps=10, speed=2, hold=3, size=(640, 360), progress=False)
+    export_replay(replay, out, fps=10, speed=10, hold=3, size=(640, 360), progress=False)
     from PIL import Image
 
     with Image.open(out) as gif:
@@ -162,7 +162,7 @@ def test_gif_holds_the_last_frame(tmp_path):
             gif.seek(i)
             durations.append(gif.info["duration"])
     assert durations[0] == 100 and durations[-1] == 100 + 3000
-    assert len(durations) == frame_count(10, 10, 2)
+    assert len(durations) == frame_count(10, 10, 10)
 
 
 def _text_rows(frame: np.ndarray, rect) -> int:
@@ -230,12 +230,12 @@ def test_two_replays_side_by_side_on_one_clock(tmp_path, capsys):
     bad, _ = make_replay(tmp_path, failed=True)
     out = tmp_path / "pair.mp4"
     assert (
-        main(["export", str(ok), str(bad), str(out), "--fps", "5", "--speed", "5", "--hold", "1", "--quiet"])
+        main(["export", str(ok), str(bad), str(out), "--fps", "5", "--speed", "20", "--hold", "1", "--quiet"])
         == 0
     )
     reader = iio2.get_reader(out)
     try:
-        assert reader.count_frames() == frame_count(35, 5, 5) + 5  # the longer run sets the clock
+        assert reader.count_frames() == frame_count(35, 5, 20) + 5  # the longer run sets the clock
     finally:
         reader.close()
     fr = FrameRenderer([load_replay(ok), load_replay(bad)], labels=["ok.json", "failed.json"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 from game.cli import main
@@ -68,7 +70,16 @@ def test_generate_into_a_folder_and_check(tmp_path: Path, capsys):
 
 
 def test_import_paracook_command(paracook_dir: Path, tmp_path: Path, capsys):
-    assert main(["levels", "import-paracook", str(paracook_dir), "--out", str(tmp_path)]) == 0
-    assert "360 level file(s) written" in capsys.readouterr().out
-    assert main(["levels", "validate", str(tmp_path)]) == 0
-    assert main(["levels", "import-paracook", str(tmp_path / "nothing"), "--out", str(tmp_path)]) == 2
+    """The command on a ParaCook folder holding one of its kitchens (salad, seed 42: three team
+    sizes, four order lists); test_levels_import imports all 360 tasks and checks each."""
+    src = tmp_path / "paracook"
+    shutil.copytree(paracook_dir / "maps" / "salad" / "seed_42", src / "maps" / "salad" / "seed_42")
+    shutil.copytree(paracook_dir / "recipes", src / "recipes")
+    orders = json.loads((paracook_dir / "orders.json").read_text())
+    kept = {task: dishes for task, dishes in orders.items() if task.startswith("salad/seed_42/")}
+    (src / "orders.json").write_text(json.dumps(kept))
+    out = tmp_path / "levels"
+    assert main(["levels", "import-paracook", str(src), "--out", str(out)]) == 0
+    assert "12 level file(s) written" in capsys.readouterr().out
+    assert main(["levels", "validate", str(out)]) == 0
+    assert main(["levels", "import-paracook", str(tmp_path / "nothing"), "--out", str(out)]) == 2

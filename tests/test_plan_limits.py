@@ -156,12 +156,15 @@ def test_hostile_plans_never_raise_and_always_repeat(plan, rules):
     json.loads(replay_bytes(LEVEL, parsed, result), parse_constant=lambda c: pytest.fail(f"{c} in replay"))
 
 
+# test_properties' LEVEL, built as it builds it, without importing hypothesis and the conftest
 SCRIPT = """
 import hashlib, json, sys
 sys.path.insert(0, "tests")
-from test_properties import LEVEL
+from kitchens import kitchen
+from test_rules import ROWS, STATIONS
 from game.engine import parse_plan, simulate
 from game.replay import replay_bytes
+LEVEL = kitchen(ROWS, STATIONS, ("salad_basic", "salad_basic", "salad_basic"))
 plan = {"agent1": [{"action": "MoveTo", "target": [2.0, 2]}, {"action": "Interact", "target": "wall_3"}],
         "agent2": [{"action": "Wait", "duration": 0.5}, {"Chop": [1, {"x": None}]}, {"action": "Finish"}]}
 parsed = parse_plan(plan, LEVEL.agent_names)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 from conftest import human_cases
@@ -10,7 +11,7 @@ from hypothesis import strategies as st
 from kitchens import kitchen
 from test_rules import ROWS, STATIONS
 
-from game.engine import ERROR_KINDS, parse_plan, simulate
+from game.engine import ERROR_KINDS, Level, parse_plan, simulate
 from game.engine.diagnosis import CAUSE_KINDS
 from game.replay import replay_bytes
 
@@ -76,16 +77,22 @@ def test_random_plans_always_give_a_result(plan, rules):
 GOLDEN = human_cases()[:6]
 
 
+@functools.cache
+def golden_level_and_plan(k: int) -> tuple[Level, str]:
+    """The k-th golden case's level and its human plan's text, read once, not once an example."""
+    from game.levels import load_level
+
+    human, map_file, orders = GOLDEN[k]
+    return load_level(map_file, orders), json.dumps(json.loads(human.read_text())["plan"])
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.data())
 def test_mutated_human_plans_never_crash(data):
     if not GOLDEN:
         return
-    from game.levels import load_level
-
-    human, map_file, orders = data.draw(st.sampled_from(GOLDEN))
-    level = load_level(map_file, orders)
-    plan = json.loads(human.read_text())["plan"]
+    level, text = golden_level_and_plan(data.draw(st.sampled_from(range(len(GOLDEN)))))
+    plan = json.loads(text)  # a fresh copy to mutate
     for agent in plan:
         queue = plan[agent]
         for _ in range(data.draw(st.integers(0, 3))):
