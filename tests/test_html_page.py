@@ -114,6 +114,17 @@ def test_the_page_loads_offline_without_a_single_network_request(browser, failed
     page.close()
 
 
+def test_a_reloaded_page_draws_the_same_moment_again(browser, failed_page):
+    """A reload finds the page's images loaded at once: they are drawn into the laid-out page."""
+    out, _ = failed_page
+    page = Page(browser, out, "#t=6")
+    before = page.shot()
+    page.reload()
+    page.wait_ready()
+    assert page.errors == [] and page.t() == 6 and page.shot() == before
+    page.close()
+
+
 def test_seeking_by_the_scrub_bar_and_keys_changes_the_clock_the_kitchen_and_the_address(
     browser, failed_page
 ):
