@@ -6,6 +6,7 @@ contract with its step classes (`schedule.contract`) complete both ways."""
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -117,17 +118,23 @@ def test_the_checker_finds_a_planted_circle_and_a_hidden_import(tmp_path):
     assert circles(imports(fixed)) == []
 
 
+@cache
+def solver_imports() -> dict[str, list[tuple[str, bool]]]:
+    """`imports(SOLVER)`, read once for the tests that ask it (they only read it)."""
+    return imports(SOLVER)
+
+
 def test_the_solver_has_no_import_circle():
-    assert circles(imports(SOLVER)) == []
+    assert circles(solver_imports()) == []
 
 
 def test_no_solver_module_is_imported_inside_a_function():
-    hidden = [(m, t) for m, deps in imports(SOLVER).items() for t, inside in deps if inside]
+    hidden = [(m, t) for m, deps in solver_imports().items() for t, inside in deps if inside]
     assert hidden == []
 
 
 def test_the_three_parts_never_import_one_another():
-    graph = imports(SOLVER)
+    graph = solver_imports()
     for part in PARTS:
         assert (SOLVER / part / "__init__.py").is_file()
         for m, deps in graph.items():
@@ -139,6 +146,7 @@ def test_the_three_parts_never_import_one_another():
                 assert not t.startswith(("solver.planner", "solver.proven")), f"{m} imports {t}"
 
 
+@cache
 def solver_sources() -> list[tuple[Path, ast.Module]]:
     return [(p, ast.parse(p.read_text(encoding="utf-8"))) for p in sorted(SOLVER.rglob("*.py"))]
 
