@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from conftest import shared_solve
+from test_solver import scenario_limit
 
 from game.cli import main
 from game.engine import Level, simulate
@@ -161,6 +162,7 @@ def _solver():
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
 def test_built_in_planner_solves_the_scenario(path: Path):
     level = load_level(path)
-    solution = shared_solve(level, level.rules, time_limit=2)  # as test_solver plans it: once a run
+    # as test_solver plans it (the same limit): once a run
+    solution = shared_solve(level, level.rules, time_limit=scenario_limit(path, level.rules))
     result = simulate(level, solution.plan)
     assert result.done and result.error is None, f"planner: {solution.note!r}; engine: {result.error}"

@@ -13,7 +13,7 @@ from game.engine import simulate
 from game.levels import load_level
 from game.levels.generator import generate_kitchen, task_level
 from game.levels.suite import SuiteTask
-from game.planners.solver import Planner, Progress, solve
+from game.planners.solver import Bound, Planner, Progress, solve
 
 LEVEL = ROOT / "levels" / "tutorial" / "04_two_cooks.yaml"
 
@@ -23,13 +23,15 @@ def generated(category: str, seed: int, agents: int, orders: int):
 
 
 def improvements(level, limit: float) -> list[float]:
+    """The best OCTs the planner reports, in turn, on this limit with a bound of 0 handed in: a bound
+    handed in costs nothing off the limit, so the whole limit buys the search (1,066 units of work
+    at 0.05 s, 4,266 at 0.2 s), and 0 never ends it early. Through `solve` these kitchens' own
+    bounds, estimated at 0.3 to 1.4 s, took either limit whole: the least budget (1,000) both times."""
     seen: list[float] = []
-
-    def note(p: Progress) -> None:
+    run = Planner(level, time_limit=limit, bound=Bound(0, {}))
+    for p in run.steps():
         if p.best_oct is not None and (not seen or p.best_oct != seen[-1]):
             seen.append(p.best_oct)
-
-    solve(level, time_limit=limit, progress=note)
     return seen
 
 

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import human_cases, run_shared
+from conftest import human_cases, run_shared, shared_solve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -214,7 +214,7 @@ def test_bound_and_plan_beside_the_exhaustive_optimum_on_tiny_kitchens(
     assert best is not None
     for rules in ("paracook", "documented"):
         assert route_bound(level, rules) <= lower_bound(level, rules, routes=True).value == bound <= best
-        assert best <= solve(level, rules, time_limit=0.2).oct == planned
+        assert best <= shared_solve(level, rules, 0.2).oct == planned  # as test_solver_exact plans it
 
 
 def test_bound_equals_the_optimum_where_exhaustive_search_finds_it():
@@ -275,7 +275,6 @@ MODEL_VISITS = """
 import sys
 sys.path.insert(0, sys.argv[1])
 from kitchens import kitchen
-from test_solver_cli import command
 from game.planners.solver.bound.route_bound import Orders, RouteBound
 stations = {
     "M": {"name": "dispenser1", "provides": "meat"},
