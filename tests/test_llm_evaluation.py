@@ -9,9 +9,11 @@ import math
 import threading
 from functools import cache
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import NamedTuple
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_llm_runner import LEVELS, SECRET, FakeLLM, fenced, good_plan, llm_args, result_of, write_levels
 
@@ -126,20 +128,36 @@ def llm_server(monkeypatch: pytest.MonkeyPatch):
     fake.server.server_close()
 
 
-@pytest.fixture
-def two_runs(llm_server, tmp_path):
-    """io and plag on the tutorials, as a researcher would run them."""
-    script_io(llm_server)
-    assert main(llm_args(llm_server, tmp_path / "io", ["tutorial"], "--max-tokens", "300")) == 0
-    script_plag(llm_server)
-    assert (
-        main(llm_args(llm_server, tmp_path / "plag", ["tutorial"], "--max-tokens", "300", method="plag")) == 0
-    )
-    return tmp_path / "io", tmp_path / "plag"
+class TwoRuns(NamedTuple):
+    io: Path
+    plag: Path
+    server: FakeLLM  # the endpoint that answered both (shut down since): what it was sent is kept
+
+
+@pytest.fixture(scope="module")
+def two_runs(tmp_path_factory: pytest.TempPathFactory) -> TwoRuns:
+    """io and plag on the tutorials, as a researcher would run them: run once for the tests that
+    read them (none writes into their folders), their server shut down after, so that nothing
+    read from them afterwards can have come from an endpoint."""
+    folder = tmp_path_factory.mktemp("two_runs")
+    server = FakeLLM()
+    server.thread.start()
+    try:
+        with pytest.MonkeyPatch.context() as env:
+            env.setenv("FAKE_LLM_KEY", SECRET)
+            script_io(server)
+            assert main(llm_args(server, folder / "io", ["tutorial"], "--max-tokens", "300")) == 0
+            script_plag(server)
+            plag = llm_args(server, folder / "plag", ["tutorial"], "--max-tokens", "300", method="plag")
+            assert main(plag) == 0
+    finally:
+        server.server.shutdown()
+        server.server.server_close()
+    return TwoRuns(folder / "io", folder / "plag", server)
 
 
 def test_every_call_is_on_record_with_its_error(two_runs):
-    io, _ = two_runs
+    io = two_runs.io
     r = result_of(io, "04_two_cooks")
     assert (
         r["level"] == "levels/tutorial/04_two_cooks.yaml"
@@ -158,8 +176,8 @@ def test_every_call_is_on_record_with_its_error(two_runs):
     assert {a["error"]["stage"] for a in failed["attempts"]} == {"unfinished"}
 
 
-def test_a_truncated_reply_is_told_as_such_and_recorded(two_runs, llm_server):
-    io, _ = two_runs
+def test_a_truncated_reply_is_told_as_such_and_recorded(two_runs):
+    io = two_runs.io
     r = result_of(io, "03_cook_while_you_chop")
     assert r["done"] and r["truncated"] == 1
     cut = r["attempts"][0]
@@ -168,12 +186,12 @@ def test_a_truncated_reply_is_told_as_such_and_recorded(two_runs, llm_server):
         "kind": "truncated",
         "detail": cut["error"]["detail"],
     }
-    told = llm_server.of(key("03_cook_while_you_chop"))[1]["messages"][-1]["content"]
+    told = two_runs.server.of(key("03_cook_while_you_chop"))[1]["messages"][-1]["content"]
     assert "cut off" in told and "length limit (300 tokens)" in told and "Expecting" not in told
 
 
 def test_the_failure_table_counts_by_hand(two_runs, capsys):
-    io, plag = two_runs
+    io, plag, _ = two_runs
     data = json.loads(report(capsys, str(io), str(plag), "--failures", "--format", "json", "--prices", "2,8"))
     by_run = {o["run"]: o for o in data["outcomes"]}
     o = by_run["io test-model"]
@@ -200,7 +218,7 @@ def test_the_failure_table_counts_by_hand(two_runs, capsys):
 
 
 def test_the_paper_table_and_its_latex(two_runs, capsys):
-    io, plag = two_runs
+    io, plag, _ = two_runs
     md = report(capsys, str(io), str(plag), "--layout", "paper")
     lines = md.splitlines()
     assert lines[0].startswith("| method | easy: SR | easy: PR | easy: nOCT |")
@@ -211,11 +229,10 @@ def test_the_paper_table_and_its_latex(two_runs, capsys):
     assert "io test-model & " in tex and "\\%" in tex and tex.count("\\\\") == 4
 
 
-def test_replay_from_reproduces_the_tables_offline(two_runs, llm_server, tmp_path, capsys, monkeypatch):
-    io, plag = two_runs
-    llm_server.server.shutdown()
-    llm_server.server.server_close()
-    monkeypatch.delenv("FAKE_LLM_KEY")
+def test_replay_from_reproduces_the_tables_offline(two_runs, tmp_path, capsys, monkeypatch):
+    io, plag, server = two_runs  # (its server is shut down)
+    monkeypatch.delenv("FAKE_LLM_KEY", raising=False)  # (and no key to reach one)
+    sent = len(server.requests)
     for run in (io, plag):
         args = [
             "llm",
@@ -231,14 +248,15 @@ def test_replay_from_reproduces_the_tables_offline(two_runs, llm_server, tmp_pat
         assert report(capsys, *again, *extra) == report(capsys, str(io), str(plag), *extra)
     r = result_of(tmp_path / "again-io", "04_two_cooks")
     assert r["attempts"][0]["reply"] == failing("04_two_cooks")
+    assert len(server.requests) == sent
     settings = json.loads((tmp_path / "again-io" / "run.json").read_text())
     assert settings["replayed_from"] == str(io) and settings["endpoint"] is None
 
 
-def test_runs_of_one_label_stay_apart_unless_pooled(two_runs, llm_server, tmp_path, capsys):
-    io, _ = two_runs
+def test_runs_of_one_label_stay_apart_unless_pooled(two_runs, llm_server, capsys):
+    io = two_runs.io
     script_plag(llm_server)  # a second io run: every task served at once
-    second = tmp_path / "io2"
+    second = io.parent / "io2"  # beside the first (the pooled runs are named in path order)
     assert main(llm_args(llm_server, second, ["tutorial"], "--max-tokens", "300")) == 0
     rows = json.loads(report(capsys, str(io), str(second), "--format", "json"))
     alls = {r["run"]: r["metrics"]["SR"]["value"] for r in rows if r["group"] == "all"}
@@ -498,7 +516,31 @@ ATTEMPT_KEYS = (
 )
 
 
-@settings(max_examples=100, deadline=None)  # the same 100 lists every run
+# Drawing a list costs 20-30 ms: 50 drawn ones (every kind of value, in lists and in attempts)
+# and, written out, what none of 100 drawn ones reached: a 400-digit count (the overflow of
+# 5699a85), counts in range, a reply that is served and one whose hash does not match.
+@settings(max_examples=50, deadline=None)  # the same 50 lists every run
+@example(
+    [
+        {
+            "attempt": 2,
+            "error": {"stage": "engine", "kind": "x"},
+            "finish_reason": "length",
+            "tokens": {"prompt": 10**400, "completion": -(10**400)},
+            "latency_s": 10**400,
+            "reply": "a plan",
+        }
+    ]
+)
+@example(
+    [
+        {"attempt": 3, "tokens": {"prompt": 12, "completion": 3.5}, "latency_s": 0.25, "reply": "ok"},
+        {"tokens": {"prompt": math.nan, "completion": math.inf}, "latency_s": -1.0, "reply": "x"},
+        {"reply": "ok", "reply_sha256": "not its hash"},
+        "not an attempt",
+        None,
+    ]
+)
 @given(
     st.lists(
         st.one_of(

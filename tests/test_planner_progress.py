@@ -27,7 +27,7 @@ from job_planners import (
     two_step_planner,
 )
 from test_editor import salad_level
-from test_play import SIZE, Driver, wait_for_job
+from test_play import POLL_S, SIZE, Driver, wait_for_job
 
 from game.levels import load_level
 from game.ui import planner_job as strong
@@ -235,7 +235,7 @@ def wait_for_reports(d: Driver, n: int, limit: float = HANG_S) -> None:
     start = time.monotonic()
     while d.screen.job.state.progress.reports < n and time.monotonic() - start < limit:
         d.step()
-        time.sleep(0.02)
+        time.sleep(POLL_S)
     assert d.screen.job.state.progress.reports >= n, "no progress came"
 
 

@@ -11,7 +11,7 @@ import pygame
 import pytest
 from conftest import HANG_S
 from test_editor import salad_level
-from test_play import SIZE, Driver
+from test_play import POLL_S, SIZE, Driver
 
 from game.engine import Action
 from game.ui import store
@@ -41,7 +41,7 @@ def settle(d: Driver, limit: float = HANG_S) -> None:
         d.step()
         if p.state.status not in ("waiting", "planning") and not (p.worker and p.worker.busy):
             return
-        time.sleep(0.01)
+        time.sleep(POLL_S)
     raise AssertionError(f"the partner did not settle: {p.state}")
 
 
@@ -136,12 +136,13 @@ def test_a_replan_can_be_cancelled_and_the_queues_stay():
     start = time.monotonic()
     while play.partner.state.status != "planning" and time.monotonic() - start < HANG_S:
         d.step()
+        time.sleep(POLL_S)
     assert play.toolbar.cancel.visible
     worker = play.partner.worker
     assert worker._proc is not None
     while not worker._proc.started and time.monotonic() - start < HANG_S:  # started off the window's thread
         d.step()
-        time.sleep(0.01)
+        time.sleep(POLL_S)
     assert worker._proc.started
     process = worker._proc.process
     d.click_button(play.toolbar.cancel)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_editor import salad_level
 from test_play import SIZE, Driver, serve_first_salad, tutorial
@@ -239,7 +239,7 @@ def test_the_result_card_is_the_same_every_time_it_appears():
     assert first.replay is not None and any(str(first.replay) in n for n in first.notes)
     d.click_button(play.card_buttons["watch"])
     assert play.card is None and play.playing
-    d.step(200, dt=0.25)
+    d.step(60, dt=0.25)  # the replay (13 s at twice the speed) ends at the 26th frame: the card is back
     assert play.card is first and list(play.card_buttons) == buttons
 
 
@@ -401,7 +401,11 @@ def test_the_autosave_writer_ends_with_the_screen_and_starts_again_with_the_next
     d.screen.close()
 
 
-@settings(max_examples=25, deadline=None)
+# each example opens a window (0.1 s): 12 drawn ones (every kind of gesture, lists of 1 to 12), and
+# two drags that surely set a Wait's length (no drawn one of the 25 drawn before did)
+@settings(max_examples=12, deadline=None)
+@example([("down", 0.687, 0.56), ("move", 0.1, 0.56), ("up", 0.1, 0.56)])  # agent2's Wait(5) down to 0
+@example([("down", 0.229, 0.2), ("move", 0.95, 0.2), ("up", 0.95, 0.2)])  # agent1's Wait(2) longer
 @given(
     st.lists(
         st.tuples(st.sampled_from(["down", "move", "up", "wheel"]), st.floats(0, 1), st.floats(0, 1)),
