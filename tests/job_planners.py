@@ -1,6 +1,7 @@
-"""The planners `test_planner_progress` runs in a planner job's child process. The spawned child
-imports the module a planner comes from: this one imports next to nothing (the test module
-brings pygame, hypothesis and the play window's tests, a second of imports in every child)."""
+"""The planners the window tests (test_play, test_planner_progress) run in a planner job's child
+process. The spawned child imports the module a planner comes from: this one imports next to
+nothing (a test module brings pygame, hypothesis and the play window's tests, a second of imports
+in every child)."""
 
 from __future__ import annotations
 
@@ -19,16 +20,20 @@ def quick_solver_plan(level, rules, progress=None):
     return solve(level, rules=rules, time_limit=QUICK, progress=progress).plan
 
 
-def _salad(level, rules):
-    """The play tests' stand-in planner (the 14-unit salad plan), loaded where it is needed."""
-    from test_play import salad_planner
+def salad_planner(level, rules):
+    """The play tests' stand-in planner (run in the background process): the 14-unit salad plan."""
+    from test_editor import cook_salad
 
-    return salad_planner(level, rules)
+    from game.ui.editor import PlanEditor
+
+    ed = PlanEditor(level)
+    cook_salad(ed)
+    return {"plan": ed.plan_dict()}
 
 
 def plain_planner(level, rules):
     """A planner that tells nothing while it works."""
-    return _salad(level, rules)
+    return salad_planner(level, rules)
 
 
 def reporting_planner(level, rules, progress):
@@ -55,7 +60,7 @@ def two_step_planner(level, rules, progress):
 def bounded_planner(level, rules, progress=None):
     """The salad plan (OCT 14) with a bound of 10 reported on the way."""
     progress({"best_oct": 14, "bound": 10, "fraction": 1.0})
-    return _salad(level, rules)
+    return salad_planner(level, rules)
 
 
 class Broken:
@@ -83,7 +88,7 @@ def garbage_planner(level, rules, progress):
     time.sleep(REPORT_EVERY_S + 0.05)
     progress({"best_oct": -1, "bound": math.nan, "fraction": 7})
     time.sleep(REPORT_EVERY_S + 0.05)
-    return _salad(level, rules)
+    return salad_planner(level, rules)
 
 
 def sleeping_planner(level, rules):

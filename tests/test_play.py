@@ -7,6 +7,7 @@ import json
 import pygame
 import pytest
 from conftest import HANG_S
+from job_planners import salad_planner
 from test_editor import salad_level
 
 from game.engine import Action
@@ -360,17 +361,6 @@ def test_result_card_opens_the_replay_viewer_and_escape_comes_back():
     d.key(pygame.K_ESCAPE)
     d.step(5)
     assert d.screen is play and play.card is None
-
-
-def salad_planner(level, rules):
-    """A stand-in planner (run in the background process): the 14-unit salad plan."""
-    from test_editor import cook_salad
-
-    from game.ui.editor import PlanEditor
-
-    ed = PlanEditor(level)
-    cook_salad(ed)
-    return {"plan": ed.plan_dict()}
 
 
 def slow_planner(level, rules):
