@@ -41,16 +41,7 @@ def test_human_results_are_measured_against_the_bound():
 
 def test_a_recorded_bound_is_used_and_shown_in_every_format(tmp_path):
     level = ROOT / "levels" / "tutorial" / "01_first_salad.yaml"
-    base = {
-        "done": True,
-        "agent_moving_time": {"agent1": 6},
-        "agent_all_execution_time": {"agent1": 20},
-        "agent_waiting_time": {"agent1": 0},
-        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
-        "t_max": 80,
-        "d_max": 60,
-        "method": "solver",
-    }
+    base = planner_record(method="solver")
     runs = {"a": (30, True, 20), "b": (24, True, 12), "c": (40, False, 10)}  # three tasks
     for name, (oct_, done, bound) in runs.items():
         task = {**base["task"], "id": f"t-{name}"}
@@ -119,6 +110,20 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
     assert pygame.image.tobytes(surface, "RGB") != before
 
 
+def planner_record(**fields) -> dict:
+    """A served one-agent result of a salad task, with the fields given."""
+    return {
+        "done": True,
+        "agent_moving_time": {"agent1": 6},
+        "agent_all_execution_time": {"agent1": 20},
+        "agent_waiting_time": {"agent1": 0},
+        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
+        "t_max": 80,
+        "d_max": 60,
+        **fields,
+    }
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @example(value=float("inf"))
 @example(value=float("nan"))
@@ -136,17 +141,7 @@ def test_the_result_card_and_the_replay_viewer_show_the_bound(tmp_path, monkeypa
     )
 )
 def test_any_recorded_bound_is_used_only_when_it_is_a_positive_number_at_most_the_oct(tmp_path, value):
-    record = {
-        "done": True,
-        "time": 30,
-        "agent_moving_time": {"agent1": 6},
-        "agent_all_execution_time": {"agent1": 20},
-        "agent_waiting_time": {"agent1": 0},
-        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
-        "t_max": 80,
-        "d_max": 60,
-        "lower_bound": value,
-    }
+    record = planner_record(time=30, lower_bound=value)
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record))
     if isinstance(value, float) and not math.isfinite(value):  # NaN/Infinity are not JSON: refused
@@ -212,17 +207,7 @@ def test_failure_tables_of_results_without_llm_calls_say_so_instead_of_empty_tab
 
 
 def test_a_recorded_bound_above_the_served_oct_is_named_and_never_shown(tmp_path):
-    record = {
-        "done": True,
-        "time": 20,
-        "agent_moving_time": {"agent1": 6},
-        "agent_all_execution_time": {"agent1": 20},
-        "agent_waiting_time": {"agent1": 0},
-        "task": {"id": "t1", "category": "salad", "difficulty": "easy", "agents": 1, "orders": 1},
-        "t_max": 80,
-        "d_max": 60,
-        "lower_bound": 25,
-    }
+    record = planner_record(time=20, lower_bound=25)
     (tmp_path / "r.json").write_text(json.dumps(record))
     out = report(str(tmp_path))
     assert out.returncode == 2 and out.stdout == ""
