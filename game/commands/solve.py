@@ -14,6 +14,7 @@ from typing import Any
 from game.commands.ranges import jobs, seconds
 from game.engine import MAX_TIME, RULESETS
 from game.engine.metrics import bound_fits
+from game.engine.safe import is_number
 from game.inputs import InputError, load_json, read_fixed
 from game.levels import LevelError, load_level
 from game.machine import cores
@@ -367,13 +368,11 @@ def saved_result(path: Path) -> dict[str, Any] | None:
     if not isinstance(rec, dict) or not isinstance(rec.get("done"), bool):
         return None
     time, bound = rec.get("time"), rec.get("lower_bound")
-    if not (_number(time) and 0 <= time <= MAX_TIME) or not (bound is None or _number(bound)):
+    if not (is_number(time) and 0 <= time <= MAX_TIME):
+        return None
+    if bound is not None and not (is_number(bound) and math.isfinite(bound)):
         return None
     return rec
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def solve_one(job: tuple) -> tuple[str, bool, str]:
@@ -432,7 +431,7 @@ def suite_summary(out: Path) -> str:
             solved += 1
             octs.append(rec["time"])
             bound = rec.get("lower_bound")
-            if bound and bound > 0 and bound_fits(bound, True, rec["time"]):
+            if bound is not None and bound > 0 and bound_fits(bound, True, rec["time"]):
                 ratios.append(rec["time"] / bound)
     if not total:
         return "no results"
