@@ -6,6 +6,9 @@ import gc
 import hashlib
 import json
 import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -62,6 +65,34 @@ def need_paracook() -> Path:
 # The files whose tests run the planner or work out bounds: they go first, so that under xdist
 # the last tests to start are short ones and no worker waits long for another at the end.
 SLOW_FILES = ("test_solver", "test_planner_progress", "test_scenarios", "test_report", "test_llm_evaluation")
+
+
+BYTECODE = pytest.StashKey[tuple[str, dict[str, str]]]()
+BYTECODE_ENV = ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Where PYTHONDONTWRITEBYTECODE keeps bytecode out of the tree, the run keeps its own in a
+    temporary folder: otherwise each worker and each process a test starts compiles the package
+    and the tests again (seconds each). The tree stays free of it either way."""
+    if os.environ.get("PYTEST_XDIST_WORKER") or not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return
+    folder = tempfile.mkdtemp(prefix="paracook-bytecode-")
+    config.stash[BYTECODE] = (folder, {k: os.environ[k] for k in BYTECODE_ENV if k in os.environ})
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = folder  # workers and subprocesses inherit it
+    sys.dont_write_bytecode = False
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if BYTECODE not in config.stash:
+        return
+    folder, before = config.stash[BYTECODE]
+    for k in BYTECODE_ENV:
+        os.environ.pop(k, None)
+    os.environ.update(before)
+    sys.dont_write_bytecode, sys.pycache_prefix = True, before.get("PYTHONPYCACHEPREFIX")
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.hookimpl(optionalhook=True)

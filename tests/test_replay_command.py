@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -30,6 +31,7 @@ def test_display_detection():
 def test_without_a_display_the_command_exits_at_once(tmp_path):
     path, _ = make_replay(tmp_path)
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
+    env |= {k: os.environ[k] for k in ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX") if k in os.environ}
     proc = subprocess.run(
         [sys.executable, "main.py", "replay", str(path)],
         cwd=ROOT,
