@@ -26,9 +26,23 @@ def data_home(tmp_path, monkeypatch):
     return tmp_path
 
 
+OPENED: list[Driver] = []  # this test's windows, closed after it as a person's would be
+
+
+@pytest.fixture(autouse=True)
+def windows_closed():
+    """Each window a test opens is closed after it, which ends its partner's process (left
+    open, every test's process would idle on until the run ends)."""
+    yield
+    while OPENED:
+        screen = OPENED.pop().screen
+        (screen.play if hasattr(screen, "play") else screen).close()
+
+
 def partner_window(partner=stand_in.counting_partner, level=None) -> Driver:
     d = Driver(lambda: PlayScreen(level or salad_level(), size=SIZE, restore=False))
     d.screen.partner.function = partner
+    OPENED.append(d)
     return d
 
 
@@ -210,6 +224,7 @@ def test_a_partner_without_a_new_plan_keeps_queues_that_still_serve():
     ed.select_agent("agent2")
     ed.queue_wait(3)
     d = Driver(lambda: PlayScreen(level, ed.plan, size=SIZE, restore=False))
+    OPENED.append(d)
     play = d.screen
     play.partner.function = stand_in.planless_partner
     start_partner(d)
@@ -284,6 +299,7 @@ def test_a_study_session_with_a_partner_records_every_replan(tmp_path, monkeypat
     plan = StudyPlan("duo", partner=Partner("planner", person_agents=("agent1",)))
     session_store = new_session(tmp_path / "studies", "p01", [TWO], "fixed", protocol=plan)
     d = StudyDriver(StudyIntroScreen(session_store, None, SIZE))
+    OPENED.append(d)
     assert (
         "You plan agent1; your partner, the built-in planner, plans the other agents" in d.screen.shown_text()
     )
@@ -356,6 +372,7 @@ def test_an_llm_partner_chosen_in_the_dialog_plans_through_its_endpoint(monkeypa
         level = example_level()
         person = parse_plan({"agent1": good_plan()["agent1"]}, level.agent_names)
         d = Driver(lambda: PlayScreen(level, person, size=SIZE, restore=False))
+        OPENED.append(d)
         play = d.screen
         server.script(KEY, ("reply", fenced({"agent2": good_plan()["agent2"]})))
         d.click_button(play.buttons["partner"])
