@@ -32,6 +32,9 @@ paracook-kitchen solve suite/burger/seed_42/agent_num_2/orders_num_2 --time-limi
 paracook-kitchen run suite/burger/seed_42/agent_num_2/orders_num_2 burger.json --json --replay run.json > result.json
 python -c "import json, sys; r = json.load(open('result.json')); sys.exit(0 if r['done'] else 1)"
 
+step "the shipped bounds are read by the installed code"
+python -c "from game.planners.solver.bound import recorded; assert recorded.table_is_current(), recorded.table_header()"
+
 step paracook-kitchen export run.json frame.png --at 5
 paracook-kitchen export run.json frame.png --at 5 --quiet
 python -c "import sys; sys.exit(0 if open('frame.png', 'rb').read(8) == b'\x89PNG\r\n\x1a\n' else 1)"

@@ -258,7 +258,9 @@ def bounds_shared_by_the_workers(
 
 def share_out_the_human_bounds(worker_id: str) -> None:
     """The 24 human-study levels' bounds, which many tests and every report of the human results
-    need: each worker works out its share of them first, so that no two wait on one another."""
+    need: each worker works out its share of them first, so that no two wait on one another
+    (read at once from the shipped table, `bound/recorded.py`, where the code is the one that
+    recorded it; worked out where it is not)."""
     from game.levels import load_level
     from game.planners.solver import lower_bound
 

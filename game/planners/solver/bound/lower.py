@@ -14,6 +14,7 @@ from game.engine import Level
 from .bounder import Bound, Bounder
 from .cost import Cost
 from .hand_bound import hand_bound
+from .recorded import recorded_bound, recorded_routes
 from .route_bound import route_bound_spent
 
 _KNOWN: dict[tuple[str, str | None], int | None] = {}
@@ -77,17 +78,22 @@ def lower_bound(level: Level, rules: str | None = None, routes: bool | None = Fa
     agents' routes relaxation (`route_bound`, a CP-SAT solve of about a second) on levels small
     enough for it (None: as `routes_by_default` says). 0 with no orders. Every part is
     deterministic (CP-SAT runs on a deterministic time limit), so the last few bounds are kept:
-    planning the same level again, or under the other rule set, does not work it out again."""
+    planning the same level again, or under the other rule set, does not work it out again; and
+    those of the bundled levels and the ParaCook tasks are shipped (`recorded`)."""
     if not level.orders:
         return Bound(0)
     if routes is None:
         routes = routes_by_default(level)
     text = json.dumps(level.to_dict(), sort_keys=True, default=str)
-    kept = _kept(_BOUNDS, text, lambda: _work_out(level))
+    kept = _kept(_BOUNDS, text, lambda: recorded_bound(level) or _work_out(level))
     bound = Bound(kept.value, dict(kept.terms), kept.cost)
     if routes and bound.finite:
         ruleset = rules or level.rules
-        value, cost = _kept(_ROUTES, (text, ruleset), lambda: route_bound_spent(level, ruleset))
+        value, cost = _kept(
+            _ROUTES,
+            (text, ruleset),
+            lambda: recorded_routes(level, ruleset) or route_bound_spent(level, ruleset),
+        )
         bound.cost += cost
         if value is not None:
             bound.terms["routes"] = value
