@@ -4,10 +4,10 @@
     python benchmarks/record_bounds.py --check    # works them all out again and compares
 
 The table (`game/planners/solver/bound/recorded.py`) is read only by the code that recorded it:
-after a change to the engine or the bound, or under other versions of ortools or numpy, it is
-not read, and every bound is worked out as before. Run this after such a change; the test suite
-says when the table no longer matches the code. The benchmark's 360 tasks and the 24 of the human
-study come from the ParaCook data (`PARACOOK_DIR`, or ../shared/paracook); without it only the
+after a change to the engine or the bound, or under another version of ortools, it is not
+read, and every bound is worked out as before. Run this after such a change; the test suite
+says when the table no longer matches the code. The benchmark's 360 tasks (the 24 of the human
+study among them) come from the ParaCook data (`PARACOOK_DIR`, or ../shared/paracook); without it only the
 bundled levels are recorded.
 """
 
@@ -17,29 +17,27 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from multiprocessing import Pool
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from solver_bench import PARACOOK, paracook_jobs  # noqa: E402  (the benchmark's tasks, as it plans them)
+
 from game.levels import load_level  # noqa: E402
 from game.levels.errors import LevelError  # noqa: E402
-from game.levels.importer import import_paracook  # noqa: E402
-from game.levels.paper import human_levels  # noqa: E402
 from game.paths import LEVELS_DIR  # noqa: E402
 from game.planners.solver.bound import recorded, routes_by_default  # noqa: E402
 from game.planners.solver.bound.lower import _work_out  # noqa: E402
 from game.planners.solver.bound.route_bound import route_bound_spent  # noqa: E402
 
-PARACOOK = Path(os.environ.get("PARACOOK_DIR") or ROOT.parent / "shared" / "paracook")
 OUT = ROOT / "game" / "planners" / "solver" / "bound" / recorded.TABLE
 RULE_SETS = ("paracook", "documented")
 
 
 def levels() -> list[tuple[str, object]]:
-    """(name, level) for every bundled level and human-study task, each kitchen once."""
+    """(name, level) for every bundled level and ParaCook task, each kitchen once."""
     found = []
     for f in sorted(LEVELS_DIR.rglob("*.yaml")):
         if f.name == "recipes.yaml":
@@ -49,10 +47,12 @@ def levels() -> list[tuple[str, object]]:
         except LevelError as e:
             print(f"skipped {f}: {e}", file=sys.stderr)
     if PARACOOK.is_dir():
-        found += [(f"human/{task}", level) for task, level in human_levels(PARACOOK)]
-        found += paracook_tasks(PARACOOK)
+        tasks = {job[1]: job for job in paracook_jobs(0)}  # a job per rule set: one kitchen
+        found += [
+            (f"paracook/{task}", load_level(path, dishes)) for task, (_, _, path, dishes, *_) in tasks.items()
+        ]
     else:
-        print(f"no ParaCook data at {PARACOOK}: the human-study tasks are not recorded", file=sys.stderr)
+        print(f"no ParaCook data at {PARACOOK}: its tasks are not recorded", file=sys.stderr)
     seen, out = set(), []
     for name, level in found:
         key = recorded.kitchen_key(level, level.rules)
@@ -60,24 +60,6 @@ def levels() -> list[tuple[str, object]]:
             seen.add(key)
             out.append((name, level))
     return out
-
-
-def paracook_tasks(root: Path) -> list[tuple[str, object]]:
-    """The benchmark's 360 tasks, as `levels import-paracook` writes them and as a map file and
-    its orders load (the same kitchen either way, but both are recorded if they differ)."""
-    orders = json.loads((root / "orders.json").read_text())
-    found = []
-    for f in sorted((root / "maps").glob("*/seed_*/agent_num_*.json")):
-        cat, seed = f.parts[-3], f.parts[-2]
-        for key, dishes in sorted(orders.items()):
-            if key.startswith(f"{cat}/{seed}/orders_num_"):
-                found.append(
-                    (f"paracook/{cat}/{seed}/{f.stem}/{key.rsplit('/', 1)[1]}", load_level(f, dishes))
-                )
-    with tempfile.TemporaryDirectory() as folder:
-        written, _ = import_paracook(root, Path(folder))
-        found += [(f"imported/{p.relative_to(folder).as_posix()}", load_level(p)) for p in sorted(written)]
-    return found
 
 
 def work_out(item: tuple[str, object]) -> tuple[dict, dict]:

@@ -8,10 +8,9 @@ from collections import OrderedDict
 from importlib import resources
 
 import pytest
-from conftest import PARACOOK
+from conftest import PARACOOK, human_cases
 
 from game.levels import load_level
-from game.levels.paper import human_levels
 from game.paths import LEVELS_DIR
 from game.planners.solver.bound import lower, recorded, routes_by_default
 from game.planners.solver.bound.route_bound import route_bound_spent
@@ -75,9 +74,9 @@ def test_a_human_study_task_is_recorded_as_the_code_works_it_out():
         pytest.skip(f"needs the ParaCook data ({PARACOOK}; set PARACOOK_DIR)")
     if not recorded.table_is_current():
         pytest.skip("the table is not read here (see the first test)")
-    tasks = dict(human_levels(PARACOOK))
-    assert len(tasks) == 24
-    level = tasks["salad/seed_126/agent_num_2/orders_num_2"]
+    cases = {str(f.relative_to(PARACOOK / "human")): (m, o) for f, m, o in human_cases()}
+    assert len(cases) == 24
+    level = load_level(*cases["salad/seed_126/agent_num_2/orders_num_2.json"])
     got = recorded.recorded_bound(level)
     assert got is not None and recorded.entry_of(got) == recorded.entry_of(lower._work_out(level))
 

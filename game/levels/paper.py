@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -62,24 +61,20 @@ def _human_time(path: Path) -> float | None:
     return float(t) if isinstance(t, int | float) and not isinstance(t, bool) else None
 
 
-def human_levels(root: Path) -> Iterator[tuple[str, Level]]:
-    """(task id, level) for each human-study task of a ParaCook data folder that loads."""
-    for _, task_id, level in _human_tasks(root):
-        yield task_id, level
-
-
-def _human_tasks(root: Path) -> Iterator[tuple[Path, str, Level]]:
-    """(recorded plan's file, task id, level) for each human-study task that loads."""
+def times_from_data(root: Path) -> list[HumanTime]:
+    """The human-study times of a ParaCook data folder, each tied to its task's digest."""
     from . import load_level
 
     try:
         orders = load_json(root / "orders.json")
     except InputError:
-        return
+        return []
+    out: list[HumanTime] = []
     for f in sorted((root / "human").glob("*/seed_*/agent_num_*/orders_num_*.json")):
         m = HUMAN_FILE.search(f.relative_to(root / "human").as_posix())
+        t = _human_time(f)
         dishes = orders.get(f"{m['cat']}/seed_{m['seed']}/orders_num_{m['n']}") if m else None
-        if m is None or not isinstance(dishes, list):
+        if m is None or t is None or not isinstance(dishes, list):
             continue
         try:
             level = load_level(
@@ -87,16 +82,8 @@ def _human_tasks(root: Path) -> Iterator[tuple[Path, str, Level]]:
             )
         except LevelError:
             continue
-        yield f, f"{m['cat']}/seed_{m['seed']}/agent_num_{m['agents']}/orders_num_{m['n']}", level
-
-
-def times_from_data(root: Path) -> list[HumanTime]:
-    """The human-study times of a ParaCook data folder, each tied to its task's digest."""
-    out: list[HumanTime] = []
-    for f, task_id, level in _human_tasks(root):
-        t = _human_time(f)
-        if t is not None:
-            out.append(HumanTime(task_id, t, task_digest(level)))
+        task_id = f"{m['cat']}/seed_{m['seed']}/agent_num_{m['agents']}/orders_num_{m['n']}"
+        out.append(HumanTime(task_id, t, task_digest(level)))
     return out
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cache
 from pathlib import Path
 
 from game.engine import Level
@@ -67,16 +66,9 @@ def _read(path: Path) -> int | None:
     return value if type(value) is int and 0 < value < 10**9 else None
 
 
-@cache
 def code_digest() -> str:
-    """A digest of the source of the engine and of the planner, its bound among it: any change
-    to either gives other keys."""
-    import game.engine
-    import game.planners.solver
+    """The digest of the sources the bound runs (the engine and the bound): any change to them
+    gives other keys. The shipped bounds are keyed by the same (`bound.recorded`)."""
+    from game.planners.solver.bound.recorded import code_digest as bound_digest
 
-    h = hashlib.sha256()
-    for package in (game.engine, game.planners.solver):
-        root = Path(package.__file__).parent
-        for f in sorted(root.rglob("*.py")):
-            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()
+    return bound_digest()
