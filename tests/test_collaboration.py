@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,7 +58,7 @@ def test_a_redundant_action_lowers_the_score():
     assert efficiency([], []) == 1.0 and efficiency(["x"], []) == 0.0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.sampled_from("abcd"), max_size=8), st.lists(st.sampled_from("abcd"), max_size=8))
 def test_efficiency_is_a_share_and_one_only_for_the_reference(ex, ref):
     score = efficiency(ex, ref)
@@ -262,7 +263,7 @@ def test_forgiving_forms_of_a_turn():
         read_turn("I will wait.", "agent1", AGENTS)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=200))
 def test_any_text_is_a_turn_or_a_parse_error(text):
     try:
@@ -284,7 +285,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(json_values, json_values)
 def test_any_json_messages_are_sent_or_told_back(actions, messages):
     text = json.dumps({"actions": actions, "messages": messages})
@@ -335,7 +336,7 @@ STEPS = st.one_of(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.lists(STEPS, max_size=12), st.lists(STEPS, max_size=12))
 def test_any_plan_has_its_wasted_work_and_scores_traced(a1, a2):
     result = simulate(LEVEL_01, {"agent1": a1, "agent2": a2}, record=True)

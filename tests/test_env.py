@@ -13,6 +13,7 @@ pytest.importorskip("pettingzoo", reason="the env extra is not installed (pip in
 pytest.importorskip("gymnasium", reason="the env extra is not installed (pip install '.[env]')")
 
 import gymnasium  # noqa: E402
+from conftest import examples
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
@@ -69,7 +70,7 @@ def test_gymnasium_check_env_on_the_registered_environment():
     )
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=examples(25), deadline=None, derandomize=True)
 @given(level=st.sampled_from(LEVELS), seed=st.integers(0, 10_000))
 def test_masked_random_rollouts_are_never_refused_and_run_reproduces_them(level, seed):
     env = parallel_env(level, max_wait=5, max_time=120)

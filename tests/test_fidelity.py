@@ -8,7 +8,7 @@ import copy
 import json
 
 import pytest
-from conftest import PARACOOK, need_paracook
+from conftest import PARACOOK, examples, need_paracook
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kitchens import it, mv, wait
@@ -200,7 +200,7 @@ def check_prefix(level, plan, agent, k, garbage, rules="paracook"):
     ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     plans,
     st.sampled_from(["agent1", "agent2"]),
@@ -215,7 +215,7 @@ def test_garbage_at_k_runs_like_the_original_up_to_k(plan, agent, data, garbage,
     check_prefix(LEVEL, plan, agent, k, garbage, rules)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(["burger", "pasta", "salad", "sushi"]), st.data(), GARBAGE)
 def test_garbage_in_a_human_plan_runs_like_the_original_up_to_it(category, data, garbage):
     level = task(category, 42, 2, 2)

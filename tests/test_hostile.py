@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from conftest import examples
 from hostile import (
     ALIAS_BOMB,
     LEVEL_FILE,
@@ -46,7 +47,7 @@ from game.levels import LevelError, load_level
 from game.replay import ReplayError, load_replay
 from game.ui import store
 
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+FUZZ = settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @pytest.fixture(autouse=True)
@@ -264,14 +265,14 @@ def test_fuzz_edited_replays(tmp_path_factory, data):
 
 
 # -- levels ------------------------------------------------------------------------------------------------
-@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=list(HealthCheck))
 @given(level_bytes())
 def test_fuzz_level_files(tmp_path_factory, data):
     check_level_bytes(data, tmp_path_factory.mktemp("level"))
 
 
 # -- LLM replies -------------------------------------------------------------------------------------------
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(replies)
 def test_fuzz_llm_replies(text):
     check_reply(text)

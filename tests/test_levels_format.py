@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -160,7 +161,7 @@ def options(draw, agents: list[str], has_trash: bool) -> dict:
     return dict(draw(st.permutations(list(out.items()))))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(levels())
 def test_round_trip_of_any_level(level: Level):
     """Whatever a level holds (names with spaces, odd text, walls in any order), it comes back."""

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from conftest import examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_llm_runner import LEVELS, SECRET, FakeLLM, fenced, good_plan, llm_args, result_of, write_levels
@@ -519,7 +520,7 @@ ATTEMPT_KEYS = (
 # Drawing a list costs 20-30 ms: 50 drawn ones (every kind of value, in lists and in attempts)
 # and, written out, what none of 100 drawn ones reached: a 400-digit count (the overflow of
 # 5699a85), counts in range, a reply that is served and one whose hash does not match.
-@settings(max_examples=50, deadline=None)  # the same 50 lists every run
+@settings(max_examples=examples(50), deadline=None)  # the same lists every run
 @example(
     [
         {

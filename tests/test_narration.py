@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import human_cases
+from conftest import examples, human_cases
 from kitchens import it, kitchen, wait
 from test_render import small_level, small_plan
 
@@ -217,7 +217,7 @@ _ACTION = st.one_of(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(_ACTION, max_size=14),
     st.lists(_ACTION, max_size=14),

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import PARACOOK, need_paracook
+from conftest import PARACOOK, examples, need_paracook
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import it, kitchen, mv, pr, wait
@@ -53,7 +53,9 @@ def test_the_partner_is_planned_around_a_fixed_queue(handover, who):
     assert sol.oct >= sol.bound.value >= free.bound.value
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     waits=st.lists(st.integers(min_value=0, max_value=12), max_size=3),
     finish=st.booleans(),
@@ -73,7 +75,9 @@ def test_a_fixed_queue_comes_back_byte_identical_and_the_bound_holds(handover, w
     assert sol.oct >= sol.bound.value
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(waits=st.lists(st.integers(min_value=0, max_value=9), min_size=2, max_size=2))
 def test_with_every_agent_fixed_the_plan_is_just_run(handover, waits):
     level, free = handover
@@ -293,7 +297,9 @@ def planned():
     return out
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(which=st.integers(min_value=0, max_value=1), cut=st.floats(min_value=0, max_value=1))
 def test_a_planner_queue_cut_anywhere_gets_a_partner_within_a_small_budget(planned, which, cut):
     # a person keeps the first k actions of the planner's agent1 queue (the rest not typed yet):
@@ -328,7 +334,9 @@ def test_food_that_would_spoil_a_plate_is_never_put_on_one(salad42):
     assert search.acts("table", "table1", ("cucumber", "chopped"), empty, view, False) == ["Interact"]
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     which=st.integers(min_value=0, max_value=1),
     where=st.floats(min_value=0, max_value=1),

@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import mv, wait
@@ -142,7 +142,7 @@ HOSTILE = st.fixed_dictionaries(
 
 
 # 100 plans a run (always the same ones); benchmarks/plan_limits_bench.py --fuzz N tries many more
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(HOSTILE, st.sampled_from(["paracook", "documented"]))
 def test_hostile_plans_never_raise_and_always_repeat(plan, rules):
     parsed = parse_plan(plan, LEVEL.agent_names)  # the shape is sound, so it is accepted

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from conftest import HANG_S
+from conftest import HANG_S, examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from job_planners import (
@@ -183,7 +183,7 @@ anything = st.one_of(
 payloads = st.one_of(anything, st.dictionaries(st.sampled_from(strong.FIELDS + ("gap", "x")), anything))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(payloads, max_size=6))
 def test_any_progress_payload_gives_sane_numbers_or_none(messages):
     pygame.font.init()

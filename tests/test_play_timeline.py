@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from conftest import examples
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_editor import salad_level
@@ -350,7 +351,7 @@ def test_editor_history_round_trips_and_refuses_what_does_not_fit():
     assert not fresh.load_history(bad) and not fresh.can_undo
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers(-3, 5) | st.text(max_size=4),
@@ -403,7 +404,7 @@ def test_the_autosave_writer_ends_with_the_screen_and_starts_again_with_the_next
 
 # each example opens a window (0.1 s): 12 drawn ones (every kind of gesture, lists of 1 to 12), and
 # two drags that surely set a Wait's length (no drawn one of the 25 drawn before did)
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=examples(12), deadline=None)
 @example([("down", 0.687, 0.56), ("move", 0.1, 0.56), ("up", 0.1, 0.56)])  # agent2's Wait(5) down to 0
 @example([("down", 0.229, 0.2), ("move", 0.95, 0.2), ("up", 0.95, 0.2)])  # agent1's Wait(2) longer
 @given(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import json
 
-from conftest import human_cases
+from conftest import examples, human_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -64,7 +64,7 @@ def check_diagnosis(d: dict) -> None:
             assert c["action"] is None or 0 <= c["action"] <= max(started, total)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(plans, st.sampled_from(["paracook", "documented"]))
 def test_random_plans_always_give_a_result(plan, rules):
     result = simulate(LEVEL, plan, rules)
@@ -86,7 +86,7 @@ def golden_level_and_plan(k: int) -> tuple[Level, str]:
     return load_level(map_file, orders), json.dumps(json.loads(human.read_text())["plan"])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.data())
 def test_mutated_human_plans_never_crash(data):
     if not GOLDEN:
@@ -130,7 +130,7 @@ def brute_span_at(timeline, agent, t):
     return best
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(plans)
 def test_span_lookup_matches_a_full_scan(plan):
     tl = simulate(LEVEL, plan).timeline

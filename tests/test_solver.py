@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import PARACOOK, ROOT, human_cases, need_paracook, shared_solve
+from conftest import PARACOOK, ROOT, examples, human_cases, need_paracook, shared_solve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -251,7 +251,7 @@ def test_the_search_starts_both_serving_and_handing_over_only_for_teams_with_tab
     assert all(serve_key(0) not in g.method for g in alone)
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),
@@ -708,7 +708,7 @@ def divided_kitchens(draw):
     return ["".join(r) for r in rows], orders
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=divided_kitchens(), rules=st.sampled_from(["paracook", "documented"]))
 def test_divided_kitchens_are_served_or_said_not_to_be_never_below_the_bound(case, rules):
     """Food, plates and dirty plates handed over tables between the two corridors: a plan the

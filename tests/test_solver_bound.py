@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ROOT, human_cases
+from conftest import ROOT, examples, human_cases
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from kitchens import it, kitchen, mv, pr, wait
@@ -37,7 +37,7 @@ def test_bound_is_at_most_the_human_oct(case):
 
 
 # four drawn kitchens and one kept where the plan comes within 2 of the bound (24 against 22)
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @example(category="sashimi", seed=7961, agents=3, orders=2, rules="paracook")
 @given(
     category=st.sampled_from(CATEGORIES),

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import human_cases, run_shared, shared_solve
+from conftest import examples, human_cases, run_shared, shared_solve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -73,7 +73,7 @@ def test_route_bound_is_at_most_the_reference_plans(folder, key):
     assert checked >= 5
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(3), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(CATEGORIES),
     seed=st.integers(0, 10_000),

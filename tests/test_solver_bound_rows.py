@@ -4,6 +4,7 @@ algebra makes for the same row, in the same order (the simplex's path may depend
 from __future__ import annotations
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ortools.linear_solver import pywraplp
@@ -64,7 +65,7 @@ def compare(calls, sense, build_natural, build_direct):
     assert calls == theirs
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(left=sides, right=sides, sense=st.sampled_from(SENSES))
 def test_a_row_is_set_as_the_algebra_sets_it(calls, left, right, sense):
     compare(
@@ -75,7 +76,7 @@ def test_a_row_is_set_as_the_algebra_sets_it(calls, left, right, sense):
     )
 
 
-@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(a=sides, b=sides, c=sides, k=st.sampled_from([1, 3]), given_=st.sampled_from([0, 1]))
 def test_sums_differences_and_factors_are_set_as_the_algebra_sets_them(calls, a, b, c, k, given_):
     compare(

@@ -3,6 +3,7 @@ hands' program may no longer hop things over counters for free, and the bound st
 
 from __future__ import annotations
 
+from conftest import examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -67,7 +68,7 @@ def test_a_plate_standing_on_a_table_is_taken_without_a_walk_to_put_it_there():
 
 
 # two drawn kitchens and one kept where the bound meets the planner's OCT (24): each costs a bound
-@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(2), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @example(category="sashimi", seed=689, orders=1)
 @given(
     category=st.sampled_from(["salad", "sashimi", "burger", "sushi", "pasta", "burrito"]),

@@ -3,6 +3,7 @@ tree and cuts), and the chopped meat's trip from the board to the pan."""
 
 from __future__ import annotations
 
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -63,7 +64,7 @@ def test_a_kind_out_of_reach_gives_no_finite_tree():
     assert visit_tree(corridor(5), {(0, 0)}, [{(9, 9)}]) == INF
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.integers(3, 9),
     st.integers(3, 7),

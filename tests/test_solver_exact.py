@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import cache
 
 import pytest
-from conftest import shared_solve
+from conftest import examples, shared_solve
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import TWO_PLATES, TWO_PLATES_STATIONS, it, kitchen, mv
@@ -66,7 +66,7 @@ def test_waits_at_the_stove_for_the_cooking_to_finish():
         assert any(a["action"] == "Wait" for a in exact.plan["agent1"])
 
 
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(5), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     category=st.sampled_from(["salad", "sashimi", "burger", "sushi"]),
     seed=st.integers(0, 10_000),

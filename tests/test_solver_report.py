@@ -9,7 +9,7 @@ import sys
 from statistics import fmean
 
 import pytest
-from conftest import HANG_S, ROOT, human_cases, need_paracook
+from conftest import HANG_S, ROOT, examples, human_cases, need_paracook
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -124,7 +124,9 @@ def planner_record(**fields) -> dict:
     }
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @example(value=float("inf"))
 @example(value=float("nan"))
 @example(value=True)

@@ -3,6 +3,7 @@ every counter, never slower than one agent walking it all the way."""
 
 from __future__ import annotations
 
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -45,7 +46,7 @@ def test_three_rooms_need_three_agents():
     assert not lower_bound(level).finite
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(category=st.sampled_from(CATEGORIES), seed=st.integers(0, 10_000))
 def test_between_a_helper_everywhere_and_walking_alone(category, seed):
     level = task_level(SuiteTask(category, seed, 2, 1), generate_kitchen(category, seed))
@@ -63,7 +64,7 @@ def test_from_where_they_stand():
     assert team.from_start("dispenser1", "chopping_board1") == 9
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(category=st.sampled_from(CATEGORIES), seed=st.integers(0, 10_000))
 def test_from_the_start_is_never_sooner_than_walking_there_first(category, seed):
     level = task_level(SuiteTask(category, seed, 2, 1), generate_kitchen(category, seed))

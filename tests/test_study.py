@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -281,7 +282,7 @@ SESSION_JSON = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     field=st.sampled_from(
         [
@@ -319,7 +320,7 @@ def test_a_damaged_session_file_is_refused_with_a_reason(tmp_path_factory, field
     assert record.planning_s >= 1.0 and 0 <= session.current <= len(session.levels)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(text=st.text(max_size=60) | SESSION_JSON.map(json.dumps))
 def test_a_damaged_human_times_index_gives_no_times(tmp_path_factory, text):
     from game.levels.paper import INDEX_NAME, read_index

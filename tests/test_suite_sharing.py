@@ -1,8 +1,10 @@
-"""The test suite's own sharing (conftest.run_shared): an answer worked out once and read back."""
+"""The test suite's own machinery: sharing (conftest.run_shared), an answer worked out once and read
+back; and the property tests' profiles (conftest.examples)."""
 
 from __future__ import annotations
 
-from conftest import _from_folder
+import pytest
+from conftest import _from_folder, examples
 
 
 def test_an_answer_is_worked_out_once_then_read_from_the_shared_folder(tmp_path):
@@ -22,3 +24,11 @@ def test_a_damaged_answer_is_worked_out_again(tmp_path):
     path = tmp_path / "answer.json"
     path.write_text('{"bound": [4')  # half written: a worker killed mid-write
     assert _from_folder(path, lambda: 7) == 7 and path.read_text() == "7"
+
+
+@pytest.mark.parametrize(
+    "profile, counts",
+    [("suite", {300: 102, 150: 51, 25: 8, 4: 1, 2: 1, 1: 1}), ("thorough", {300: 300, 4: 4, 1: 1})],
+)
+def test_the_quick_profile_draws_a_third_of_each_tests_examples_and_the_thorough_one_all(profile, counts):
+    assert {n: examples(n, profile) for n in counts} == counts
