@@ -24,8 +24,9 @@ from hypothesis import settings
 # The same examples on every run and every machine: drawn from each test's own fixed seed (not
 # from a random one, nor replayed from a local database of past failures), with no per-example
 # deadline (a busy machine is slower, never wrong). Two profiles: "suite", the README's quick run,
-# draws a third of each test's examples; "thorough" (`--hypothesis-profile thorough`, run by CI
-# after the README's command) draws them all. A profile's max_examples is that share in percent.
+# draws a third of each test's examples (`examples`); "thorough" (`--hypothesis-profile
+# thorough`, run by CI after the README's command) draws them all. A profile's max_examples is
+# that share in percent.
 _SAME_EXAMPLES = dict(derandomize=True, database=None, deadline=None, print_blob=True)
 settings.register_profile("suite", max_examples=34, **_SAME_EXAMPLES)
 settings.register_profile("thorough", max_examples=100, **_SAME_EXAMPLES)
@@ -34,10 +35,11 @@ settings.load_profile("suite")
 
 def examples(n: int, profile: str | None = None) -> int:
     """A property test's number of examples under the loaded profile (or the one named): `n` in
-    a thorough run, a share of it (at least one) otherwise. Read when the test module is
-    imported, after the command line's profile is loaded."""
+    a thorough run, a share of it otherwise, but at least two: Hypothesis draws the simplest
+    case first (the smallest kitchen), so one example alone would check only that. Read when
+    the test module is imported, after the command line's profile is loaded."""
     share = (settings.get_profile(profile) if profile else settings.default).max_examples
-    return max(1, round(n * share / 100))
+    return max(min(n, 2), round(n * share / 100))
 
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
