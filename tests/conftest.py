@@ -6,12 +6,10 @@ import gc
 import hashlib
 import json
 import os
-import shutil
-import sys
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any, TypeVar
 
 try:
     import fcntl
@@ -26,11 +24,14 @@ from hypothesis import settings
 # deadline (a busy machine is slower, never wrong). Two profiles: "suite", the README's quick run,
 # draws a third of each test's examples (`examples`); "thorough" (`--hypothesis-profile
 # thorough`, run by CI after the README's command) draws them all. A profile's max_examples is
-# that share in percent.
+# that share in percent; a sweep over kitchens takes the same share of its cases (`sweep`).
 _SAME_EXAMPLES = dict(derandomize=True, database=None, deadline=None, print_blob=True)
 settings.register_profile("suite", max_examples=34, **_SAME_EXAMPLES)
 settings.register_profile("thorough", max_examples=100, **_SAME_EXAMPLES)
 settings.load_profile("suite")
+
+T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def examples(n: int, profile: str | None = None) -> int:
@@ -40,6 +41,24 @@ def examples(n: int, profile: str | None = None) -> int:
     the test module is imported, after the command line's profile is loaded."""
     share = (settings.get_profile(profile) if profile else settings.default).max_examples
     return max(min(n, 2), round(n * share / 100))
+
+
+def some_of(cases: Iterable[T], profile: str | None = None) -> list[T]:
+    """The cases of a sweep (the same check on many kitchens) under the loaded profile: all of
+    them in a thorough run; in the quick run every third (every k-th for a share of 100/k
+    percent) counted back from the last, so the share is spread over the list's dishes and
+    sizes and a test may reuse the last case's work, and never fewer than two (the first and
+    the last)."""
+    cases = list(cases)
+    share = (settings.get_profile(profile) if profile else settings.default).max_examples
+    picked = cases[::-1][:: max(1, round(100 / share))][::-1]
+    return picked if len(picked) >= min(2, len(cases)) else [cases[0], cases[-1]]
+
+
+def sweep(argnames: str, cases: Iterable[object], **kwargs: Any) -> Callable[[F], F]:
+    """`pytest.mark.parametrize` over `some_of(cases)`, marked `sweep` so that CI's thorough run
+    (`-m "hypothesis or sweep"`) takes every case. `ids`, if given, is a function of a case."""
+    return lambda test: pytest.mark.sweep(pytest.mark.parametrize(argnames, some_of(cases), **kwargs)(test))
 
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -81,32 +100,23 @@ def need_paracook() -> Path:
 SLOW_FILES = ("test_solver", "test_planner_progress", "test_scenarios", "test_report", "test_llm_evaluation")
 
 
-BYTECODE = pytest.StashKey[tuple[str, dict[str, str]]]()
-BYTECODE_ENV = ("PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")
+# A test process keeps hundreds of thousands of objects alive from test to test (the collected
+# modules, Hypothesis, kept bounds and levels), and the collector's default thresholds walked
+# them all again and again: 8 to 11 s of processor time per run. Collections come rarer here;
+# memory is no concern in a test run.
+COLLECT_AFTER = 50_000  # allocations between young collections (Python's default: 700)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Where PYTHONDONTWRITEBYTECODE keeps bytecode out of the tree, the run keeps its own in a
-    temporary folder: otherwise each worker and each process a test starts compiles the package
-    and the tests again (seconds each). The tree stays free of it either way."""
-    if os.environ.get("PYTEST_XDIST_WORKER") or not os.environ.get("PYTHONDONTWRITEBYTECODE"):
-        return
-    folder = tempfile.mkdtemp(prefix="paracook-bytecode-")
-    config.stash[BYTECODE] = (folder, {k: os.environ[k] for k in BYTECODE_ENV if k in os.environ})
-    del os.environ["PYTHONDONTWRITEBYTECODE"]
-    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = folder  # workers and subprocesses inherit it
-    sys.dont_write_bytecode = False
+    gc.set_threshold(COLLECT_AFTER, *gc.get_threshold()[1:])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if BYTECODE not in config.stash:
-        return
-    folder, before = config.stash[BYTECODE]
-    for k in BYTECODE_ENV:
-        os.environ.pop(k, None)
-    os.environ.update(before)
-    sys.dont_write_bytecode, sys.pycache_prefix = True, before.get("PYTHONPYCACHEPREFIX")
-    shutil.rmtree(folder, ignore_errors=True)
+    """pytest then collects the whole process five times over, to report what a finalizer of the
+    last garbage raised (half a second each, at the end of every worker); once finds it, and
+    what is alive after it is set aside so the other four walks are short."""
+    gc.collect()
+    gc.freeze()
 
 
 @pytest.hookimpl(optionalhook=True)

@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from conftest import BYTECODE_ENV, ROOT
+from conftest import ROOT
 from test_render import make_replay
 
 from game.cli import main
@@ -31,7 +31,8 @@ def test_display_detection():
 def test_without_a_display_the_command_exits_at_once(tmp_path):
     path, _ = make_replay(tmp_path)
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "HOME": str(tmp_path)}
-    env |= {k: os.environ[k] for k in BYTECODE_ENV if k in os.environ}  # no bytecode in the tree
+    if "PYTHONDONTWRITEBYTECODE" in os.environ:  # no bytecode in the tree where the user wants none
+        env["PYTHONDONTWRITEBYTECODE"] = os.environ["PYTHONDONTWRITEBYTECODE"]
     proc = subprocess.run(
         [sys.executable, "main.py", "replay", str(path)],
         cwd=ROOT,

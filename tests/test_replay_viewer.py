@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
-from conftest import human_cases
+from conftest import human_cases, sweep
 from test_render import make_replay
 
 from game.engine import parse_plan, simulate
@@ -275,7 +275,7 @@ def test_compare_refuses_different_levels(tmp_path):
 CASES = human_cases()
 
 
-@pytest.mark.parametrize("case", CASES, ids=[str(c[0].relative_to(c[0].parents[3])) for c in CASES])
+@sweep("case", CASES, ids=lambda c: str(c[0].relative_to(c[0].parents[3])))
 def test_golden_replays_show_the_engine_state_at_every_event_time(surface, tmp_path, case):
     human, map_file, orders = case
     level = load_level(map_file, orders)

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import shared_solve
+from conftest import shared_solve, sweep
 from test_solver import scenario_limit
 
 from game.cli import main
@@ -159,7 +159,7 @@ def _solver():
 
 
 @pytest.mark.skipif(_solver() is None, reason="built-in planner not available")
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@sweep("path", SCENARIOS, ids=lambda p: p.stem)
 def test_built_in_planner_solves_the_scenario(path: Path):
     level = load_level(path)
     # as test_solver plans it (the same limit): once a run

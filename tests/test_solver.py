@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import PARACOOK, ROOT, examples, human_cases, need_paracook, shared_solve
+from conftest import PARACOOK, ROOT, examples, human_cases, need_paracook, shared_solve, sweep
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -62,7 +62,7 @@ def planned(task: tuple, rules: str) -> Solution:
 
 
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
-@pytest.mark.parametrize("task", SAMPLE, ids=lambda t: f"{t[0]}-{t[1]}-a{t[2]}-o{t[3]}")
+@sweep("task", SAMPLE, ids=lambda t: f"{t[0]}-{t[1]}-a{t[2]}-o{t[3]}")
 def test_plan_serves_every_order_in_the_engine(task, rules):
     level = paracook_level(*task)
     sol = planned(task, rules)
@@ -111,7 +111,7 @@ HUMAN = [
 ]
 
 
-@pytest.mark.parametrize("case", HUMAN, ids=[c[0].parts[-4] for c in HUMAN])
+@sweep("case", HUMAN, ids=lambda c: c[0].parts[-4])
 def test_faster_than_the_recorded_human(case):
     human, map_file, orders = case
     level = load_level(map_file, orders)
@@ -616,7 +616,7 @@ def scenario_limit(path, rules: str) -> float:
 
 
 @pytest.mark.parametrize("rules", ["paracook", "documented"])
-@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.stem)
+@sweep("path", SCENARIOS, ids=lambda p: p.stem)
 def test_scenarios_are_served_at_least_as_fast_as_their_reference_plan(path, rules):
     level = load_level(path)
     # under `paracook` test_scenarios plans the same (shared once a run); under `documented` it is

@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import examples, human_cases, run_shared, shared_solve
+from conftest import examples, human_cases, run_shared, shared_solve, sweep
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from kitchens import kitchen
@@ -32,9 +32,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CASES = [case for k, case in enumerate(human_cases()) if k % 4 == (k // 4) % 4]
 
 
-@pytest.mark.parametrize(
-    "index", range(len(CASES)), ids=[str(c[0].relative_to(c[0].parents[3])) for c in CASES]
-)
+@sweep("index", range(len(CASES)), ids=lambda i: str(CASES[i][0].relative_to(CASES[i][0].parents[3])))
 def test_route_bound_is_at_most_the_human_oct(index):
     """Each recorded plan against the bound under one rule set, the two taking turns over the
     plans (a routes relaxation is a CP-SAT solve of one to four seconds per rule set)."""

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from importlib import resources
 
 import pytest
-from conftest import PARACOOK, human_cases
+from conftest import PARACOOK, human_cases, sweep
 
 from game.levels import load_level
 from game.paths import LEVELS_DIR
@@ -58,7 +58,7 @@ def test_every_bundled_level_is_in_the_table():
             assert not level.orders or recorded.recorded_bound(level) is not None, f
 
 
-@pytest.mark.parametrize("name", SAMPLE)
+@sweep("name", SAMPLE)
 def test_recorded_entries_are_what_the_code_works_out(name):
     if not recorded.table_is_current():
         pytest.skip("the table is not read here (see the first test)")

@@ -1,10 +1,11 @@
 """The test suite's own machinery: sharing (conftest.run_shared), an answer worked out once and read
-back; and the property tests' profiles (conftest.examples)."""
+back; and the property tests' profiles (conftest.examples) with the sweeps' share of their
+cases (conftest.some_of)."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import _from_folder, examples
+from conftest import _from_folder, examples, some_of
 
 
 def test_an_answer_is_worked_out_once_then_read_from_the_shared_folder(tmp_path):
@@ -34,3 +35,21 @@ def test_the_quick_profile_draws_a_third_of_each_tests_examples_but_two_and_the_
     profile, counts
 ):
     assert {n: examples(n, profile) for n in counts} == counts
+
+
+@pytest.mark.parametrize(
+    "n, picked",
+    [
+        (24, [2, 5, 8, 11, 14, 17, 20, 23]),
+        (12, [2, 5, 8, 11]),
+        (6, [2, 5]),
+        (5, [1, 4]),
+        (3, [0, 2]),  # every third would be one case: the first and the last instead
+        (2, [0, 1]),
+        (1, [0]),
+        (0, []),  # no benchmark data here: the sweep has no case
+    ],
+)
+def test_a_sweep_takes_every_third_case_back_from_the_last_but_two_in_the_quick_run(n, picked):
+    assert some_of(range(n), "suite") == picked
+    assert some_of(range(n), "thorough") == list(range(n))
