@@ -15,7 +15,9 @@ Relaxations used (each holds for every plan):
   piece's first is one of its own, or food cooked and thrown away before them (a turn more).
 - Every part of a dish meets a plate at some station, and the plate then reaches a window.
 - Dishes are served in order; a dish past the plates on the map needs a plate that came back
-  dirty `RETURN_DELAY` after an earlier serve and was washed (`WASH_TIME`).
+  dirty `RETURN_DELAY` after an earlier serve and was washed: `WASH_TIME` after it reached the
+  sink for a lone agent, at once with company (`paracook` checks a wash when it ends, and another
+  agent may have started it on the empty sink; `wash_wait`).
 - Chopping boards chop one ingredient at a time (`CHOP_TIME` each), each board from when an ingredient can
   first reach it.
 - Agents work one action at a time: the carrying, chopping and washing the dishes need, shared out
@@ -106,6 +108,7 @@ class Bounder:
         self.meeting_places = [s.name for s in stations if s.kind and s.kind not in NOT_HOLDING + ("sink",)]
         self._firsts: dict[str, list[int]] = {}  # per kind of cookware, see `firsts`
         self._first_with: dict[tuple[str, str], int] = {}  # see `first_with`
+        self.serves: list[int] = []  # per dish, the earliest it can be served (set by `bound`)
         self.dishes = []
         for order in level.orders:
             recipe = level.recipe_book.get(order)
@@ -231,7 +234,7 @@ class Bounder:
         wash_cycle = INF
         if self.plate_return and self.sinks:
             wash_cycle = min(
-                RETURN_DELAY + self.cd(self.plate_return, s) + WASH_TIME + self.to_window(s)
+                RETURN_DELAY + self.cd(self.plate_return, s) + self.wash_wait() + self.to_window(s)
                 for s in self.sinks
             )
         earliest = [
@@ -256,7 +259,15 @@ class Bounder:
                 s = max(s, value)
             serve.append(s)
         terms["order"] = serve[-1]
+        self.serves = serve
         return Bound(min(serve[-1], INF), {k: min(v, INF) for k, v in terms.items()})
+
+    def wash_wait(self) -> int:
+        """How long a dirty plate must stand in a sink before it is clean. A lone agent puts it
+        down and then washes it (`WASH_TIME`). With company, under `paracook` (sinks not
+        exclusive, a Process's effect checked when it ends), one agent may start washing the
+        empty sink and another put the plate in just before that ends: no time at all."""
+        return WASH_TIME if len(self.agents) <= 1 else 0
 
     def cookware_bound(self, d: int) -> int:
         best = 0
