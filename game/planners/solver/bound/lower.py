@@ -1,5 +1,5 @@
 """The lower bound the planner and the windows show: the largest of the relaxations (`bounder`,
-`hand_bound`, and on request `route_bound`), worked out once per level and kept."""
+`hand_bound`, `late_work`, and on request `route_bound`), worked out once per level and kept."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from game.engine import Level
 from .bounder import Bound, Bounder
 from .cost import Cost
 from .hand_bound import hand_bound
+from .late_work import late_work
 from .recorded import recorded_bound, recorded_routes
 from .route_bound import route_bound_spent
 
@@ -109,6 +110,8 @@ def _work_out(level: Level) -> Bound:
         spent = Cost()
         hands = hand_bound(level, bounder, spent)
         bound.terms["hands"] = hands
-        bound.value = max(bound.value, hands)
+        late = late_work(level, bounder)
+        bound.terms["late"] = late
+        bound.value = max(bound.value, hands, late)
         bound.cost = spent.seconds
     return bound
