@@ -5,7 +5,8 @@
 
 `bounder` (per dish: distances, cookware, boards, plates, the work shared out), `hand_bound`
 (the agents' hands as a linear program, with `hand_flow`, `hands`, `hand_pans`, `hand_plating`,
-`hand_reach`, `hand_turns` and `visit_tree`), `route_bound` (the agents' routes, CP-SAT), over
+`hand_reach`, `hand_turns` and `visit_tree`), `late_work` (the washes' work after the dirty
+plates come back, fitted into the time left), `route_bound` (the agents' routes, CP-SAT), over
 the carrying distances of `carry` and `team_carry`; `lower` puts them together.
 """
 
