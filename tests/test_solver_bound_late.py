@@ -15,6 +15,7 @@ from game.levels.suite import CATEGORIES, SuiteTask
 from game.planners.solver import lower_bound, solve
 from game.planners.solver.bound.bounder import Bounder
 from game.planners.solver.bound.late_work import late_work, wash_work
+from game.planners.solver.bound.route_bound import route_bound
 from game.planners.solver.exact import exact_optimum
 
 STATIONS = {
@@ -56,6 +57,9 @@ def test_a_team_may_start_the_wash_before_the_plate_is_in_the_sink():
     assert result.done and result.time == 20.5  # the wash took 0.5 of the plate's time, not 6
     assert not simulate(level, {"agent1": a1, "agent2": a2}, "documented", record=False).done
     assert lower_bound(level).value <= result.time
+    # the routes relaxation (per rule set) lets the wash start early under `paracook` only
+    assert lower_bound(level, "paracook", routes=True).value <= result.time < 22
+    assert route_bound(level, "documented") == 22  # exclusive sinks: the plate is in before the wash
 
 
 def test_the_late_work_of_a_lone_agent_on_a_small_kitchen():

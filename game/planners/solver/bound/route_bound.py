@@ -9,7 +9,8 @@ Every valid plan makes at least these station visits, each one action of one age
 - per dish a plate's first touch in the life that serves it (at the table where it starts, or
   picking it up clean from a sink), and the serve itself at a window;
 - per dish beyond the plates on the map a dirty plate taken at the plate return and a Process
-  (`WASH_TIME`) at a sink.
+  (`WASH_TIME`) at a sink, which under `paracook` a team may start before the plate is in it
+  (`early_wash`).
 
 An agent does its visits one after another, each from a tile beside the station, walking the
 shortest path from tile to tile, and an item needs its carrying time between visits (`Carry`). Leaving out every other action only
@@ -227,9 +228,18 @@ class RouteBound:
             m.Add(t[ret] >= t[serves[k]] + RETURN_DELAY)
             if k:
                 m.Add(t[ret] >= t[g.washes[k - 1][0]])
-            if not self._after(m, t, ret, wash, 0) or not self._after(m, t, wash, serves[-1], WASH_TIME):
+            if not self._after(m, t, ret, wash, self.early_wash()):
+                return False
+            if not self._after(m, t, wash, serves[-1], WASH_TIME):
                 return False
         return True
+
+    def early_wash(self) -> int:
+        """How long before its dirty plate reaches the sink a wash may start: under `paracook` a
+        sink is not exclusive and a wash's effect is checked when it ends, so with company one
+        agent may start washing the empty sink and another put the plate in before it ends."""
+        alone = len(self.level.agents) <= 1
+        return 0 if alone or self.rules == "documented" else -WASH_TIME
 
     def _after(self, m, t, u: int, v: int, gap: int) -> bool:
         """t_v >= t_u + gap + the carrying time between the stations the two visits chose."""
