@@ -3,30 +3,18 @@ before the plate is in the sink: both stay at most the OCT of every valid plan."
 
 from __future__ import annotations
 
-from conftest import examples
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-from kitchens import it, kitchen, mv, pr, wait
+from kitchens import TWO_PLATES_STATIONS, it, kitchen, mv, pr, wait
 
 from game.engine import simulate
 from game.engine.kitchen import RETURN_DELAY, WASH_TIME
-from game.levels.generator import generate_kitchen, task_level
-from game.levels.suite import CATEGORIES, SuiteTask
-from game.planners.solver import lower_bound, solve
+from game.planners.solver import lower_bound
 from game.planners.solver.bound.bounder import Bounder
 from game.planners.solver.bound.late_work import late_work, wash_work
 from game.planners.solver.bound.route_bound import route_bound
 from game.planners.solver.exact import exact_optimum
 
-STATIONS = {
-    "L": {"name": "dispenser1", "provides": "lettuce"},
-    "C": {"name": "chopping_board1"},
-    "P": {"name": "table1", "item": "plate"},
-    "Q": {"name": "table2", "item": "plate"},
-    "W": {"name": "serving_window"},
-    "S": {"name": "sink1"},
-    "R": {"name": "plate_return1"},
-}
+# the lettuce, board, plates and window of `kitchens`, with a sink and a plate return
+STATIONS = TWO_PLATES_STATIONS | {"S": {"name": "sink1"}, "R": {"name": "plate_return1"}}
 # the sink, the plate return and the window all beside the tile (2, 2)
 SMALL = ["#L.##", "P..C#", "#S.R#", "##W##"]
 
@@ -89,21 +77,3 @@ def test_the_late_work_counts_every_wash_after_the_first_plate_comes_back():
 
 def test_a_level_washing_no_plate_has_no_late_work():
     assert late_work(small(".", 1)) == 0
-
-
-@settings(max_examples=examples(4), deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    category=st.sampled_from(CATEGORIES),
-    seed=st.integers(0, 10_000),
-    agents=st.integers(1, 3),
-    orders=st.integers(2, 4),
-    rules=st.sampled_from(["paracook", "documented"]),
-)
-def test_the_late_work_is_at_most_the_planners_oct_on_generated_kitchens(
-    category, seed, agents, orders, rules
-):
-    level = task_level(SuiteTask(category, seed, agents, orders), generate_kitchen(category, seed))
-    sol = solve(level, rules, time_limit=0.05)
-    assert sol.done, sol.note
-    assert late_work(level) <= sol.oct
-    assert lower_bound(level).terms.get("late", 0) <= sol.oct
