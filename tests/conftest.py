@@ -34,13 +34,17 @@ T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., object])
 
 
+def _share(profile: str | None) -> int:
+    """The loaded profile's (or the named one's) share of examples and cases, in percent."""
+    return (settings.get_profile(profile) if profile else settings.default).max_examples
+
+
 def examples(n: int, profile: str | None = None) -> int:
     """A property test's number of examples under the loaded profile (or the one named): `n` in
     a thorough run, a share of it otherwise, but at least two: Hypothesis draws the simplest
     case first (the smallest kitchen), so one example alone would check only that. Read when
     the test module is imported, after the command line's profile is loaded."""
-    share = (settings.get_profile(profile) if profile else settings.default).max_examples
-    return max(min(n, 2), round(n * share / 100))
+    return max(min(n, 2), round(n * _share(profile) / 100))
 
 
 def some_of(cases: Iterable[T], profile: str | None = None) -> list[T]:
@@ -50,8 +54,7 @@ def some_of(cases: Iterable[T], profile: str | None = None) -> list[T]:
     sizes and a test may reuse the last case's work, and never fewer than two (the first and
     the last)."""
     cases = list(cases)
-    share = (settings.get_profile(profile) if profile else settings.default).max_examples
-    picked = cases[::-1][:: max(1, round(100 / share))][::-1]
+    picked = cases[::-1][:: max(1, round(100 / _share(profile)))][::-1]
     return picked if len(picked) >= min(2, len(cases)) else [cases[0], cases[-1]]
 
 
