@@ -19,6 +19,10 @@ easy ones, so the table says how many it settled and the mean OCT / bound over a
 beside the mean over the settled ones: the split holds for those levels only. Where it did not
 settle, the optimum lies between the floor and the OCT, so the plan's share there is at most
 (OCT - floor) / (OCT - bound).
+
+Walking: the bound's hands program proves a least total walking (`least_walking`). Beside the
+plan's walking over it (all levels) stands the optimal plan's walking over it (settled levels):
+how far the program's walking lies under the walking of a plan no plan beats.
 """
 
 from __future__ import annotations
@@ -54,10 +58,12 @@ def by_orders(tasks: list[tuple[str, str]], n: int) -> list[tuple[str, str]]:
 def referee(level, rules: str, time_limit: float, states: int) -> dict:
     """The planner's OCT and bound on a one-agent level, and the exact search's verdict."""
     from game.planners.solver import solve
+    from game.planners.solver.bound.hand_bound import least_walking
     from game.planners.solver.proven import with_exact
 
     sol = solve(level, rules, time_limit)
     row = {"orders": len(level.orders), "planner": sol.oct if sol.done else None, "bound": sol.bound.value}
+    row["walking"] = walking(sol)
     proven, outcome = with_exact(sol, states)
     status = "n/a" if isinstance(outcome, str) else outcome.status  # a string: why it was not searched
     optimal = status == "optimal" and proven.done
@@ -67,8 +73,22 @@ def referee(level, rules: str, time_limit: float, states: int) -> dict:
         # the least OCT any plan can reach, as far as proven: the optimum itself when settled
         floor=max(row["bound"], proven.bound.value),
         states=getattr(outcome, "states", 0),
+        optimum_walking=walking(proven) if optimal else None,
+        least_walking=least_walking(level),
     )
     return row
+
+
+def walking(sol) -> float | None:
+    """The steps the plan walks, as the engine counts them (None for a failed plan)."""
+    return sum(sol.result.agent_moving_time.values()) if sol.done and sol.result is not None else None
+
+
+def walk_ratio(rows: list[dict], key: str) -> float | None:
+    """Mean of a plan's walking (`key`) over the least walking the bound proves, where both are known."""
+    return _mean(
+        [r[key] / r["least_walking"] for r in rows if r.get(key) is not None and r.get("least_walking")]
+    )
 
 
 def run_task(job: tuple) -> dict:
@@ -92,6 +112,7 @@ def split(rows: list[dict]) -> dict:
     open_gap = sum(r["planner"] - r["bound"] for r in open_)
     return {
         "levels": len(rows),
+        "served": len(served),
         "settled": len(settled),
         "all_ratio": _mean([r["planner"] / r["bound"] for r in served]),
         "settled_ratio": _mean([r["planner"] / r["bound"] for r in settled]),
@@ -102,6 +123,8 @@ def split(rows: list[dict]) -> dict:
         if open_gap
         else None,
         "faster": sum(1 for r in settled if r["optimum"] < r["planner"]),
+        "plan_walk": walk_ratio(served, "walking"),
+        "optimum_walk": walk_ratio(settled, "optimum_walking"),
     }
 
 
@@ -120,6 +143,8 @@ COLUMNS = [
     "plan's share of the gap in steps, proven",
     "plan's share at most, not proven",
 ]
+WALK_TITLE = "Per number of orders (one agent): walking over the least walking the bound proves"
+WALK_COLUMNS = ["rules", "orders", "plans", "the planner's", "optimal plans", "the optimal plans'"]
 
 
 def table(rows: list[dict]) -> list[list]:
@@ -140,6 +165,17 @@ def table(rows: list[dict]) -> list[list]:
                     s["open_plan_share_at_most"],
                 ]
             )
+    return out
+
+
+def walk_table(rows: list[dict]) -> list[list]:
+    """Per rule set and number of orders: the mean of the planner's walking over the least
+    walking the bound proves, and the same for the optimal plans where the optimum is proven."""
+    out = []
+    for rules in sorted({r["rules"] for r in rows}):
+        for n in sorted({r["orders"] for r in rows if r["rules"] == rules}):
+            s = split([r for r in rows if r["rules"] == rules and r["orders"] == n])
+            out.append([rules, n, s["served"], s["plan_walk"], s["settled"], s["optimum_walk"]])
     return out
 
 
@@ -194,6 +230,7 @@ def main() -> int:
         out.table(
             "Per number of orders (one agent): the gap's split where the optimum is proven", COLUMNS, body
         )
+        out.table(WALK_TITLE, WALK_COLUMNS, walk_table(rows))
         whole = split(rows)
         out.figure("levels whose optimum the exact search proves", _pct(whole["settled"], whole["levels"]))
         out.figure("where proven, a plan faster than the planner's", whole["faster"])

@@ -28,6 +28,12 @@ planner as it was can be proven to: `--same OLD.json` compares every task's OCT,
 plan hash with an earlier `--out` file and fails on any difference (the search stops on a budget
 of schedules, not on the clock, so the figures do not depend on the machine's load). `--every K`
 keeps every K-th task of each suite part (a sample); the 24 human-study tasks are always all run.
+
+Where the agents' time goes: each row also carries the plan's walking, processing and waiting
+summed over the agents (the engine's own counts) and the least total walking that the bound's
+hands program proves any plan needs (`least_walking`); the results page gives, per number of
+orders, the share of the agents' time (agents x OCT) spent walking, processing and waiting, and
+the plan's walking over that least walking.
 """
 
 from __future__ import annotations
@@ -155,7 +161,61 @@ def run_job(job: tuple) -> dict:
         "own_exact": own.status if own is not None else None,
         "terms": dict(sol.bound.terms),
         "plan_hash": hashlib.sha256(json.dumps(sol.plan, sort_keys=True).encode()).hexdigest()[:16],
+        **time_use(level, sol),
     }
+
+
+def time_use(level, sol) -> dict:
+    """The agents' walking, processing and waiting in the plan, summed (None where it failed)."""
+    res = sol.result
+    if not sol.done or res is None:
+        return {"agents": len(level.agents), "moving": None, "processing": None, "waiting": None}
+    return {
+        "agents": len(level.agents),
+        "moving": sum(res.agent_moving_time.values()),
+        "processing": sum(res.agent_processing_time.values()),
+        "waiting": sum(res.agent_waiting_time.values()),
+    }
+
+
+def least_walking_job(job: tuple) -> int | None:
+    """The least walking the bound's hands program proves for the job's level (None: it cannot
+    tell). Worked out after every solve, so that it does not share the processor with one."""
+    from game.levels import load_level
+    from game.planners.solver.bound.hand_bound import least_walking
+
+    return least_walking(load_level(job[2], job[3]))
+
+
+def time_share(rows: list[dict], key: str) -> str:
+    """The mean over the rows of `key` (agent-steps) over the agents' time, agents x OCT."""
+    return f"{100 * statistics.fmean(r[key] / (r['agents'] * r['oct']) for r in rows):.1f} %"
+
+
+def time_use_table(rows: list[dict]) -> tuple[list[str], list[list]]:
+    """Per part, rule set and number of orders: the mean share of the agents' time (agents x
+    OCT) spent walking, processing and waiting (the rest: done before the last serve), and the
+    mean of the plan's walking over the least walking the bound proves."""
+    table = []
+    timed = [r for r in rows if r["done"] and r.get("moving") is not None and r["oct"]]
+    for part, rules in sorted({(r["part"], r["rules"]) for r in timed}):
+        sel = [r for r in timed if r["part"] == part and r["rules"] == rules]
+        for n in sorted({r["orders"] for r in sel}):
+            group = [r for r in sel if r["orders"] == n]
+            walks = [r["moving"] / r["least_walking"] for r in group if r.get("least_walking")]
+            shares = [time_share(group, k) for k in ("moving", "processing", "waiting")]
+            walked = statistics.fmean(walks) if walks else None
+            table.append([f"{part} ({rules})", n, len(group), *shares, walked])
+    columns = [
+        "tasks (rules)",
+        "orders",
+        "plans",
+        "walking",
+        "processing",
+        "waiting",
+        "walking / the least proven",
+    ]
+    return columns, table
 
 
 FINGERPRINT = ("done", "oct", "bound", "terms", "plan_hash", "evaluations")
@@ -323,6 +383,9 @@ def record(rows: list[dict], out: Results, time_limit: float) -> None:
     columns = ["tasks", "rules", "mean s", "max s", f"runs over {OVER:g} x the limit"]
     out.table(f"Seconds per run, at a {time_limit:g} s limit", columns, seconds_table)
     out.table("By number of orders: OCT over the bound, and the term that binds", *by_orders_table(rows))
+    out.table(
+        "By number of orders: where the agents' time goes (shares of agents x OCT)", *time_use_table(rows)
+    )
     hum = [r for r in rows if r["part"] == "human" and r["done"]]
     if hum:
         total = sum(r["oct"] for r in hum)
@@ -389,6 +452,8 @@ def main() -> int:
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             for row in tqdm(pool.map(run_job, jobs, chunksize=1), total=len(jobs), unit="task"):
                 rows.append(row)
+            for row, walk in zip(rows, pool.map(least_walking_job, jobs), strict=True):
+                row["least_walking"] = walk
         print(
             f"{len(rows)} solves in {time.monotonic() - start:.0f} s "
             f"(time limit {args.time_limit:g} s, {args.jobs} jobs)"

@@ -35,8 +35,12 @@ def test_a_starved_search_settles_nothing_and_its_floor_lies_under_the_plan(benc
     assert row["bound"] <= row["floor"] <= row["planner"] and row["orders"] == 2
 
 
-def _row(orders, planner, bound, optimum=None, floor=None):
+def _row(orders, planner, bound, optimum=None, floor=None, walks=(None, None, None)):
+    walking, optimum_walking, least = walks
     return {
+        "walking": walking,
+        "optimum_walking": optimum_walking,
+        "least_walking": least,
         "task": "t",
         "rules": "paracook",
         "orders": orders,
@@ -67,6 +71,20 @@ def test_the_split_is_the_hand_computed_one(bench):
     assert [r[:3] for r in table] == [["paracook", 2, "2/3 (67%)"], ["paracook", 3, "0/1 (0%)"]]
     assert table[1][4:8] == [None, None, None, None] and table[1][8] == pytest.approx(1.0)
     assert len(table[0]) == len(bench.COLUMNS)
+
+
+def test_walking_is_set_beside_the_least_walking_the_bound_proves(bench):
+    rows = [
+        _row(2, 60, 40, optimum=50, walks=(40, 30, 20)),  # plan 2x, optimum 1.5x
+        _row(2, 30, 30, optimum=30, walks=(12, 12, 12)),  # both 1x
+        _row(2, 90, 45, floor=60, walks=(70, None, 20)),  # not settled: plan 3.5x, no optimum
+        _row(2, 50, 40, floor=40, walks=(30, None, None)),  # the program could not tell
+    ]
+    s = bench.split(rows)
+    assert s["plan_walk"] == pytest.approx((2 + 1 + 3.5) / 3)
+    assert s["optimum_walk"] == pytest.approx((1.5 + 1) / 2)
+    assert bench.walk_table(rows) == [["paracook", 2, 4, s["plan_walk"], 2, s["optimum_walk"]]]
+    assert len(bench.WALK_COLUMNS) == 6
 
 
 def test_the_levels_are_the_one_agent_suite_levels(bench):
