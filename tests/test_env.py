@@ -190,12 +190,9 @@ def test_options_out_of_range_are_refused_before_anything_is_built(options, word
 
 
 def _example(name: str):
-    import importlib.util
+    from scripts import load_script
 
-    spec = importlib.util.spec_from_file_location(name, ROOT / "examples" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("examples", name)
 
 
 def test_the_llm_agent_example_plays_the_first_legal_action_each_turn():

@@ -3,22 +3,15 @@ share and the bound's, per number of orders, and says how many levels it settled
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from kitchens import TWO_PLATES, TWO_PLATES_STATIONS, kitchen
+from scripts import load_script
 from test_solver_exact import rice_bowl_kitchen
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("referee_bench", ROOT / "benchmarks" / "referee_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks", "referee_bench")
 
 
 def test_the_rice_bowl_is_settled_at_its_hand_computed_optimum(bench):

@@ -3,24 +3,17 @@ processing and waiting, and the least walking the bound proves."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 from kitchens import TWO_PLATES, TWO_PLATES_STATIONS, kitchen
+from scripts import load_script
 
 from game.engine.kitchen import CHOP_TIME
 from game.levels.format_write import level_to_yaml
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("solver_bench", ROOT / "benchmarks" / "solver_bench.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks", "solver_bench")
 
 
 def test_a_salad_walks_four_steps_and_chops_once(bench, tmp_path):

@@ -274,13 +274,9 @@ def test_a_walled_off_plate_is_unsolvable_at_once():
 
 
 def test_the_benchmark_summary_counts_only_known_optima():
-    import importlib.util
-    from pathlib import Path
+    from scripts import load_script
 
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "exact_bench.py"
-    spec = importlib.util.spec_from_file_location("exact_bench", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("benchmarks", "exact_bench")
     rows = [
         {
             "task": "a",
@@ -406,17 +402,15 @@ def test_equals_a_unit_step_exhaustive_search_without_cooking():
 
 
 def test_the_solver_benchmark_runs_the_exact_search(tmp_path):
-    import importlib.util
     from pathlib import Path
 
+    from scripts import load_script
     from test_solver_proven import shut_in_level
 
     from game.levels.format_write import level_to_yaml
 
     root = Path(__file__).resolve().parents[1]
-    spec = importlib.util.spec_from_file_location("solver_bench", root / "benchmarks" / "solver_bench.py")
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_script("benchmarks", "solver_bench")
     level = str(root / "levels" / "tutorial" / "03_cook_while_you_chop.yaml")
     job = ("suite", "tutorial/3", level, None, "paracook", 0.5, None, 0, False)
     plain, proven = bench.run_job(job + (0,)), bench.run_job(job + (20_000,))
