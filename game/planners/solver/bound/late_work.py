@@ -24,8 +24,9 @@ All of it is done by the last serve, and the OCT is at least that under both rul
 
 The bound. For each k, the washes k, k+1, ..., w-1 all lie in [r_k, OCT], so
 OCT >= r_k + (w - k) * each / m, where `each` is the work of one wash above; rounded down, as
-waits of a fraction of a unit can make an OCT a fraction. The term is the largest over k. It can exceed the serve chain when several washes follow serves close together,
-or when one agent does them all.
+waits of a fraction of a unit can make an OCT a fraction. The term is the largest over k. It can
+exceed the serve chain when several washes follow serves close together, or when one agent does
+them all.
 """
 
 from __future__ import annotations
