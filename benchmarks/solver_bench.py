@@ -167,14 +167,12 @@ def run_job(job: tuple) -> dict:
 
 def time_use(level, sol) -> dict:
     """The agents' walking, processing and waiting in the plan, summed (None where it failed)."""
-    res = sol.result
-    if not sol.done or res is None:
-        return {"agents": len(level.agents), "moving": None, "processing": None, "waiting": None}
+    res = sol.result if sol.done else None
     return {
         "agents": len(level.agents),
-        "moving": sum(res.agent_moving_time.values()),
-        "processing": sum(res.agent_processing_time.values()),
-        "waiting": sum(res.agent_waiting_time.values()),
+        "moving": sum(res.agent_moving_time.values()) if res else None,
+        "processing": sum(res.agent_processing_time.values()) if res else None,
+        "waiting": sum(res.agent_waiting_time.values()) if res else None,
     }
 
 
